@@ -1,0 +1,36 @@
+"""Puluc (Bul), the Maya running-fight game: a pure rules engine (RULES.md).
+
+Public API (RULES.md §10): `Rules`, `Position`, `Move`, plus `Throw`, `throw_off`, `Outcome`, `Stack`,
+`MoveEffect`, `GameRecord` and `Game`. This package does no I/O, never draws and knows nothing of Discord.
+"""
+
+from __future__ import annotations
+
+from .position import IllegalMove, Move, MoveEffect, Outcome, Position, Stack
+from .record import Game, GameRecord, MoveEvent, ThrowEvent
+from .rules import PRESETS, SETUPS, Rules, default_road_length, seat_index, seat_name
+from .sticks import STICK_TABLES, Throw, ThrowOff, throw_off, throw_probabilities
+
+__all__ = [
+    "PRESETS",
+    "SETUPS",
+    "STICK_TABLES",
+    "Game",
+    "GameRecord",
+    "IllegalMove",
+    "Move",
+    "MoveEffect",
+    "MoveEvent",
+    "Outcome",
+    "Position",
+    "Rules",
+    "Stack",
+    "Throw",
+    "ThrowEvent",
+    "ThrowOff",
+    "default_road_length",
+    "seat_index",
+    "seat_name",
+    "throw_off",
+    "throw_probabilities",
+]

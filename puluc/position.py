@@ -1,0 +1,542 @@
+"""Positions and moves: the state of a game between two events, and how a move changes it (RULES.md §3-§7).
+
+A `Position` is immutable; `throw` and `play` return new positions. Internally the board is a tuple of
+cells, each None or a stack tuple `(direction, top seat, ..., bottom seat)` with direction 0 (`+`) or
+1 (`-`) and seats as turn-order indices (A1 = 0, B1 = 1, A2 = 2, ...; team = index & 1). Moves are looked
+up in precomputed route tables (`routes.py`). Text formats (PPN, move notation) live in `notation.py`.
+This module does no I/O and never draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .routes import ARRIVE, CULIN_ARRIVE, RouteTables, tables_for
+from .rules import PIECES_PER_SEAT, Rules, seat_index, seat_name
+from .sticks import Throw
+
+RawStack = tuple[int, ...]
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal in this position."""
+
+
+class Move(NamedTuple):
+    """Use pending throw `throw` to enter (`source` 0 = home) or move the stack on absolute cell `source`."""
+
+    throw: int
+    source: int
+    backward: bool = False
+
+    @property
+    def enters(self) -> bool:
+        return self.source == 0
+
+    def __str__(self) -> str:
+        return f"{self.throw}:{'H' if self.source == 0 else self.source}{'b' if self.backward else ''}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse move notation `<throw>:<source>[b]`, e.g. `2:H`, `3:7`, `2:7b`."""
+        from .notation import parse_move
+
+        return parse_move(text)
+
+
+def _intern_moves() -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    return tuple(tuple(tuple(Move(n, src, bool(back)) for src in range(42)) for n in range(6)) for back in (0, 1))
+
+
+#: MOVES[backward][throw][source]: one shared Move object for each possible move.
+MOVES = _intern_moves()
+
+
+class Stack(NamedTuple):
+    """A stack as players see it: seat names top first, and the top piece's direction ('+' or '-')."""
+
+    pieces: tuple[str, ...]
+    direction: str
+
+    @property
+    def owner(self) -> str:
+        return self.pieces[0]
+
+    @property
+    def team(self) -> str:
+        return self.pieces[0][0]
+
+    @property
+    def captives(self) -> tuple[str, ...]:
+        """Enemy pieces held under the top."""
+        return tuple(p for p in self.pieces[1:] if p[0] != self.team)
+
+    @property
+    def compatriots(self) -> tuple[str, ...]:
+        """Freed pieces of the owner's team under the top (they go home on arrival)."""
+        return tuple(p for p in self.pieces[1:] if p[0] == self.team)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: `winner` is "A", "B" or None for a draw; scores per team (§7)."""
+
+    winner: str | None
+    scores: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEffect:
+    """What a move does, in the players' words: for button labels, the board's last-move marker, logs."""
+
+    move: Move
+    seat: str
+    source: int | None  #: absolute cell, None when entering from home
+    dest: int | None  #: absolute landing cell, None when the stack left the road by arriving
+    captured: tuple[str, ...]  #: pieces of the stack landed on (top first)
+    arrives: bool
+    kills: int  #: enemy pieces killed by this move (arrival, or eagle capture)
+    freed: int  #: compatriots (own-team pieces under the top) sent home by an arrival
+    burns: bool  #: the moving stack ended on the fire and is gone
+    pieces: int  #: how many pieces moved
+
+    @property
+    def captures(self) -> bool:
+        return bool(self.captured)
+
+
+class Position:
+    """One moment of a game. Build with `Position.start` or `Position.from_ppn`; never mutate."""
+
+    __slots__ = (
+        "_board",
+        "_gone",
+        "_home",
+        "_killed",
+        "_kills",
+        "_last",
+        "_over",
+        "_pending",
+        "_plans",
+        "_t",
+        "_turn",
+    )
+
+    _t: RouteTables
+    _board: tuple[RawStack | None, ...]
+    _home: tuple[int, ...]
+    _kills: tuple[int, ...]  # enemy pieces killed by each seat
+    _killed: tuple[int, ...]  # each seat's own pieces that were killed
+    _gone: tuple[int, ...]  # each seat's own pieces burned or spent as eagles
+    _turn: int
+    _pending: tuple[int, ...]  # () is "-": the player must throw (or, once over, nothing is left)
+    _plans: dict[Move, tuple[int, int, int, int]] | None
+    _over: bool | None  # cached: is some team out (None until asked)
+    _last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None
+
+    # -- construction -------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, rules: Rules, first: str = "A") -> Position:
+        if first not in ("A", "B"):
+            raise ValueError(f"first must be 'A' or 'B', not {first!r}")
+        t = tables_for(rules)
+        zeros = (0,) * t.seats
+        return cls._make(
+            t, (None,) * t.length, (PIECES_PER_SEAT,) * t.seats, zeros, zeros, zeros, 0 if first == "A" else 1, ()
+        )
+
+    @classmethod
+    def _make(
+        cls,
+        t: RouteTables,
+        board: tuple[RawStack | None, ...],
+        home: tuple[int, ...],
+        kills: tuple[int, ...],
+        killed: tuple[int, ...],
+        gone: tuple[int, ...],
+        turn: int,
+        pending: tuple[int, ...],
+        last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None = None,
+    ) -> Position:
+        pos = object.__new__(cls)
+        pos._t = t
+        pos._board = board
+        pos._home = home
+        pos._kills = kills
+        pos._killed = killed
+        pos._gone = gone
+        pos._turn = turn
+        pos._pending = pending
+        pos._plans = None
+        pos._last = last
+        pos._over = None
+        return pos
+
+    @classmethod
+    def from_ppn(cls, rules: Rules, text: str) -> Position:
+        """Parse Puluc Position Notation (RULES.md §10); raises ValueError on anything malformed."""
+        from .notation import parse_ppn
+
+        return parse_ppn(rules, text)
+
+    def to_ppn(self) -> str:
+        from .notation import format_ppn
+
+        return format_ppn(self)
+
+    # -- reading the position -----------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self._t.rules
+
+    @property
+    def road_length(self) -> int:
+        return self._t.length
+
+    @property
+    def to_move(self) -> str:
+        """The seat whose turn it is (after the game ends: the seat that made the final move)."""
+        return seat_name(self._turn)
+
+    @property
+    def team_to_move(self) -> str:
+        return "AB"[self._turn & 1]
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """Pending throws in throw order; empty when the player has not thrown yet."""
+        return self._pending
+
+    @property
+    def must_throw(self) -> bool:
+        return not self._pending and not self.is_over
+
+    @property
+    def is_over(self) -> bool:
+        over = self._over
+        if over is None:
+            over = self._over = self._out() != (False, False)
+        return over
+
+    def stack_at(self, cell: int) -> Stack | None:
+        """The stack on absolute cell `cell` (1..L), or None."""
+        if not 1 <= cell <= self._t.length:
+            raise ValueError(f"cell must be 1 to {self._t.length}, not {cell}")
+        return _public_stack(self._board[cell - 1])
+
+    def stacks(self) -> list[tuple[int, Stack]]:
+        """Every stack on the road as (absolute cell, stack), from cell 1 to L."""
+        return [(i + 1, _public_stack(s)) for i, s in enumerate(self._board) if s is not None]  # type: ignore[misc]
+
+    def home(self, seat: str) -> int:
+        return self._home[self._seat(seat)]
+
+    def kills(self, seat: str) -> int:
+        """Enemy pieces this seat has killed."""
+        return self._kills[self._seat(seat)]
+
+    def killed(self, seat: str) -> int:
+        """This seat's own pieces that were killed."""
+        return self._killed[self._seat(seat)]
+
+    def gone(self, seat: str) -> int:
+        """This seat's own pieces burned by fire or spent as eagles."""
+        return self._gone[self._seat(seat)]
+
+    def on_road(self, seat: str) -> int:
+        """This seat's pieces on the road, anywhere in a stack."""
+        i = self._seat(seat)
+        return sum(s.count(i) - (s[0] == i) for s in self._board if s is not None)
+
+    def _seat(self, seat: str) -> int:
+        i = seat_index(seat)
+        if i >= self._t.seats:
+            raise ValueError(f"seat {seat} is not in a {self._t.rules.team_size} v {self._t.rules.team_size} game")
+        return i
+
+    def scores(self) -> dict[str, int]:
+        """Each team's score now (§7): enemy pieces killed + enemy pieces held under its stacks."""
+        scores = [0, 0]
+        for i, k in enumerate(self._kills):
+            scores[i & 1] += k
+        for s in self._board:
+            if s is not None:
+                team = s[1] & 1
+                scores[team] += sum(1 for seat in s[2:] if seat & 1 != team)
+        return {"A": scores[0], "B": scores[1]}
+
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; else the winner and the scores (§7)."""
+        if not self.is_over:
+            return None
+        scores = self.scores()
+        winner = None if scores["A"] == scores["B"] else ("A" if scores["A"] > scores["B"] else "B")
+        return Outcome(winner, scores)
+
+    def _out(self) -> tuple[bool, bool]:
+        """Whether team A / team B is out: no piece at home and none on top of a stack."""
+        out = [True, True]
+        for s in self._board:
+            if s is not None:
+                out[s[1] & 1] = False
+        for i, h in enumerate(self._home):
+            if h:
+                out[i & 1] = False
+        return out[0], out[1]
+
+    # -- moves --------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move with any pending throw, each once; empty when the player must throw or it's over."""
+        return list(self._legal())
+
+    def _legal(self) -> dict[Move, tuple[int, int, int, int]]:
+        plans = self._plans
+        if plans is None:
+            plans = self._plans = self._generate() if self._pending and not self.is_over else {}
+        return plans
+
+    def _generate(self) -> dict[Move, tuple[int, int, int, int]]:
+        """Plan of each legal move: (source index or -1, kind, dest index, direction after landing)."""
+        t = self._t
+        board = self._board
+        turn = self._turn
+        team = turn & 1
+        plans: dict[Move, tuple[int, int, int, int]] = {}
+        mine = [i for i, s in enumerate(board) if s is not None and s[1] == turn]
+        can_enter = self._home[turn] > 0 and not (t.one_active and mine)
+        fwd = t.fwd[team]
+        back = t.back[team] if t.scorpion else None
+        capture_dir = t.capture_dir
+        done = 0
+        for n in self._pending:
+            if done & (1 << n):
+                continue
+            done |= 1 << n
+            if can_enter:
+                dest, d = t.enter[team][n]  # type: ignore[misc]
+                target = board[dest]
+                if target is None:
+                    plans[MOVES[0][n][0]] = (-1, 0, dest, d)
+                elif target[1] & 1 != team:
+                    plans[MOVES[0][n][0]] = (-1, 0, dest, capture_dir)
+            for i in mine:
+                stack = board[i]
+                step = fwd[stack[0]][i][n]  # type: ignore[index]
+                if step is not None:
+                    kind, dest, d = step
+                    if kind == ARRIVE:
+                        plans[MOVES[0][n][i + 1]] = (i, kind, dest, d)
+                    else:
+                        target = board[dest]
+                        if target is None or dest == i:
+                            plans[MOVES[0][n][i + 1]] = (i, kind, dest, d)
+                        elif target[1] & 1 != team:
+                            plans[MOVES[0][n][i + 1]] = (i, kind, dest, capture_dir)
+                if back is not None:
+                    step = back[stack[0]][i][n]  # type: ignore[index]
+                    if step is not None:
+                        dest = step[1]
+                        target = board[dest]
+                        if target is not None and dest != i and target[1] & 1 != team:
+                            plans[MOVES[1][n][i + 1]] = (i, step[0], dest, step[2])
+        return plans
+
+    def throw(self, values: list[int] | tuple[int, ...] | list[Throw]) -> Position:
+        """The player to move throws: exactly `throws_per_turn` values from the sticks table (§6, §11.11).
+
+        Zeros are dropped; when no pending throw allows a move the turn passes at once (auto-pass).
+        """
+        t = self._t
+        if self.is_over:
+            raise ValueError("the game is over: no more throws")
+        if self._pending:
+            raise ValueError(f"{self.to_move} has already thrown ({_fmt_pending(self._pending)}): play a move")
+        vals = [v.value if isinstance(v, Throw) else v for v in values]
+        if len(vals) != t.throws_per_turn:
+            raise ValueError(f"expected {t.throws_per_turn} throw value(s) per turn, got {len(vals)}")
+        for v in vals:
+            if type(v) is not int or v not in t.throw_values:
+                raise ValueError(f"{v!r} is not a value of the {t.rules.sticks} sticks {sorted(t.throw_values)}")
+        pending = tuple(v for v in vals if v)
+        pos = Position._make(t, self._board, self._home, self._kills, self._killed, self._gone, self._turn, pending)
+        pos._over = False  # a throw never ends the game
+        if pending and pos._legal():
+            return pos
+        return pos._pass_turn()
+
+    def _pass_turn(self) -> Position:
+        pos = Position._make(
+            self._t,
+            self._board,
+            self._home,
+            self._kills,
+            self._killed,
+            self._gone,
+            (self._turn + 1) % self._t.seats,
+            (),
+        )
+        pos._over = self._over
+        return pos
+
+    def play(self, move: Move) -> Position:
+        """The position after `move`; raises IllegalMove (a ValueError) when it is not legal here."""
+        plan = self._legal().get(move)  # type: ignore[call-overload]
+        if plan is None:
+            raise IllegalMove(self._why_illegal(move))
+        t = self._t
+        turn = self._turn
+        src, kind, dest, d = plan
+        board = list(self._board)
+        home = self._home
+        kills = self._kills
+        killed = self._killed
+        gone = self._gone
+        if src < 0:
+            home = _bump(home, turn, -1)
+            moving: RawStack = (d, turn)
+        else:
+            moving = board[src]  # type: ignore[assignment]
+            board[src] = None
+        target = None
+        if kind != 0:
+            # Arrival: enemies under the top die (credited to the owner); the owner's team goes home.
+            # On culin the top piece itself stays on the road and lands after the crossing.
+            team = turn & 1
+            home_l, kills_l, killed_l = list(home), list(kills), list(killed)
+            for seat in moving[1:] if kind == ARRIVE else moving[2:]:
+                if seat & 1 == team:
+                    home_l[seat] += 1
+                else:
+                    killed_l[seat] += 1
+                    kills_l[turn] += 1
+            home, kills, killed = tuple(home_l), tuple(kills_l), tuple(killed_l)
+            if kind == CULIN_ARRIVE:
+                moving = (d, moving[1])
+        if kind != ARRIVE:
+            target = board[dest]
+            if dest == t.fire:
+                gone_l = list(gone)
+                for seat in moving[1:]:
+                    gone_l[seat] += 1
+                gone = tuple(gone_l)
+            elif target is None:
+                board[dest] = (d,) + moving[1:] if moving[0] != d else moving
+            elif t.eagle:
+                # The eagle kills the lone target and is itself spent (or flies home, as a house rule).
+                killed = _bump(killed, target[1], 1)
+                kills = _bump(kills, turn, 1)
+                board[dest] = None
+                if t.eagle_returns:
+                    home = _bump(home, turn, 1)
+                else:
+                    gone = _bump(gone, turn, 1)
+            else:
+                board[dest] = (d,) + moving[1:] + target[1:]
+        pending = list(self._pending)
+        pending.remove(move[0])
+        pos = Position._make(
+            t, tuple(board), home, kills, killed, gone, turn, tuple(pending), (move, moving, src, plan, target)
+        )
+        if pos.is_over or (pending and pos._legal()):
+            return pos
+        return pos._pass_turn()._with_last(pos._last)
+
+    def _with_last(
+        self, last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None
+    ) -> Position:
+        self._last = last
+        return self
+
+    def _why_illegal(self, move: object) -> str:
+        if not isinstance(move, tuple) or len(move) != 3:
+            return f"{move!r} is not a move"
+        text = str(Move(*move))
+        if self.is_over:
+            return f"{text} is not legal: the game is over"
+        if not self._pending:
+            return f"{text} is not legal: {self.to_move} must throw first"
+        if move[0] not in self._pending:
+            return f"{text} is not legal: no pending throw of {move[0]} (pending: {_fmt_pending(self._pending)})"
+        return f"{text} is not legal for {self.to_move} here"
+
+    # -- describing moves ---------------------------------------------------------------------------
+
+    def move_effect(self, move: Move) -> MoveEffect:
+        """What `move` would do, for labels; raises IllegalMove when it is not legal."""
+        plan = self._legal().get(move)  # type: ignore[call-overload]
+        if plan is None:
+            raise IllegalMove(self._why_illegal(move))
+        src = plan[0]
+        moving = (plan[3], self._turn) if src < 0 else self._board[src]
+        target = None if plan[1] == 1 else self._board[plan[2]]
+        return self._effect(move, moving, src, plan, target)  # type: ignore[arg-type]
+
+    @property
+    def last_move(self) -> MoveEffect | None:
+        """The move that led to this position, when it was reached by `play` (not kept in PPN)."""
+        if self._last is None:
+            return None
+        return self._effect(*self._last)
+
+    def _effect(
+        self, move: Move, moving: RawStack, src: int, plan: tuple[int, int, int, int], target: RawStack | None
+    ) -> MoveEffect:
+        t = self._t
+        owner = moving[1]
+        team = owner & 1
+        kind, dest = plan[1], plan[2]
+        below = moving[2:]
+        kills = sum(1 for s in below if s & 1 != team) if kind else 0
+        freed = sum(1 for s in below if s & 1 == team) if kind else 0
+        burns = kind != ARRIVE and dest == t.fire
+        captured: tuple[str, ...] = ()
+        if target is not None and not burns and (dest != src):
+            captured = tuple(seat_name(s) for s in target[1:])
+            if t.eagle:
+                kills += 1
+        return MoveEffect(
+            move=move,
+            seat=seat_name(owner),
+            source=None if src < 0 else src + 1,
+            dest=None if kind == ARRIVE else dest + 1,
+            captured=captured,
+            arrives=kind != 0,
+            kills=kills,
+            freed=freed,
+            burns=burns,
+            pieces=len(moving) - 1,
+        )
+
+    # -- value semantics ----------------------------------------------------------------------------
+
+    def _key(self) -> tuple[object, ...]:
+        # Which seat lost a piece by death or by fire is a tally for display, not game state: PPN does
+        # not carry it, and equal PPN means equal positions.
+        return (self._t.rules, self._board, self._home, self._kills, self._turn, self._pending)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key()[1:])
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_ppn()!r})"
+
+
+def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    return values[:index] + (values[index] + delta,) + values[index + 1 :]
+
+
+def _public_stack(raw: RawStack | None) -> Stack | None:
+    if raw is None:
+        return None
+    return Stack(tuple(seat_name(s) for s in raw[1:]), "+-"[raw[0]])
+
+
+def _fmt_pending(pending: tuple[int, ...]) -> str:
+    return ",".join(map(str, pending)) or "-"
