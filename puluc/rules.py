@@ -181,7 +181,7 @@ class Rules:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: object) -> Rules:
         if not isinstance(data, dict):
             raise ValueError("rules must be a JSON object")
         known = {f.name for f in fields(cls)}

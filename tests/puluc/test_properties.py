@@ -58,3 +58,24 @@ def test_random_games_keep_every_invariant(rules: Rules, seed: int) -> None:
     assert GameRecord.from_json(game.record.to_json()).replay() == game.position
     replayed = list(game.record.positions())
     assert replayed[-1] == game.position and len(replayed) == len(game.record.events) + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="AB12345678+-./: ,H0b9x", max_size=60))
+def test_garbage_ppn_raises_only_value_error(text: str) -> None:
+    try:
+        Position.from_ppn(Rules.preset("bell"), text)
+    except ValueError:
+        pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12))
+def test_garbage_move_text_raises_only_value_error(text: str) -> None:
+    from puluc import Move
+
+    try:
+        move = Move.parse(text)
+    except ValueError:
+        return
+    assert str(move) == text.strip()
