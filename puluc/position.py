@@ -362,7 +362,10 @@ class Position:
             if type(v) is not int or v not in t.throw_values:
                 raise ValueError(f"{v!r} is not a value of the {t.rules.sticks} sticks {sorted(t.throw_values)}")
         pending = tuple(v for v in vals if v)
-        pos = Position._make(t, self._board, self._home, self._kills, self._killed, self._gone, self._turn, pending)
+        # The last move stays visible through the throw (and an auto-pass): it is what the board shows.
+        pos = Position._make(
+            t, self._board, self._home, self._kills, self._killed, self._gone, self._turn, pending, self._last
+        )
         pos._over = False  # a throw never ends the game
         if pending and pos._legal():
             return pos
@@ -378,6 +381,7 @@ class Position:
             self._gone,
             (self._turn + 1) % self._t.seats,
             (),
+            self._last,
         )
         pos._over = self._over
         return pos
@@ -443,13 +447,7 @@ class Position:
         )
         if pos.is_over or (pending and pos._legal()):
             return pos
-        return pos._pass_turn()._with_last(pos._last)
-
-    def _with_last(
-        self, last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None
-    ) -> Position:
-        self._last = last
-        return self
+        return pos._pass_turn()
 
     def _why_illegal(self, move: object) -> str:
         if not isinstance(move, tuple) or len(move) != 3:
@@ -477,7 +475,7 @@ class Position:
 
     @property
     def last_move(self) -> MoveEffect | None:
-        """The move that led to this position, when it was reached by `play` (not kept in PPN)."""
+        """The last move played before this position (kept through throws and passes; not in PPN)."""
         if self._last is None:
             return None
         return self._effect(*self._last)

@@ -388,3 +388,11 @@ def test_play_before_throwing_is_refused(bell: Rules) -> None:
 def test_village_refuses_a_one() -> None:
     with pytest.raises(ValueError, match="not a value"):
         Position.start(Rules.preset("village")).throw([1])
+
+
+def test_last_move_survives_the_next_throw(bell: Rules) -> None:
+    pos = play(Position.start(bell).throw([2]), "2:H")
+    assert pos.last_move is not None and pos.last_move.dest == 2
+    thrown = pos.throw([3])
+    assert thrown.last_move == pos.last_move and thrown.to_move == "B1"
+    assert Position.from_ppn(bell, thrown.to_ppn()).last_move is None

@@ -1,0 +1,97 @@
+"""Renderer speed and size: board PNG time percentiles and bytes, and a 200-move replay GIF.
+
+Run by hand: `python benchmarks/render.py [--boards N]`. One core; prints numbers, asserts nothing.
+Goals (issue 4): board PNG p50 <= 15 ms for L = 9 and <= 30 ms for L = 29 with 16 seats; PNG <= 120 KB;
+a 200-move replay GIF in <= 3 s and under 8 MiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from puluc import Game, GameRecord, Position, Rules, Throw
+from renderer import render_board, render_replay
+
+
+def positions(rules: Rules, count: int, seed: int) -> list[tuple[Position, Throw]]:
+    """`count` positions from seeded random games, each just after a throw (the bot's usual render)."""
+    rng = random.Random(seed)
+    found: list[tuple[Position, Throw]] = []
+    while len(found) < count:
+        pos = Position.start(rules)
+        while not pos.is_over and len(found) < count:
+            legal = pos.legal_moves()
+            if legal:
+                pos = pos.play(rng.choice(legal))
+            else:
+                throw = Throw.roll(rng, rules.sticks)
+                pos = pos.throw([throw.value] + [Throw.roll(rng, rules.sticks).value] * (rules.throws_per_turn - 1))
+                found.append((pos, throw))
+    return found
+
+
+def long_record(rules: Rules, moves: int) -> GameRecord:
+    """A random game record with exactly `moves` moves (the first seed whose game lasts that long)."""
+    for seed in range(1000):
+        rng = random.Random(seed)
+        game = Game.new(rules, rng, first="A")
+        played = 0
+        while game.outcome() is None and played < moves:
+            legal = game.position.legal_moves()
+            if legal:
+                game.play(rng.choice(legal))
+                played += 1
+            else:
+                game.roll(rng)
+        if played == moves:
+            return game.record
+    raise LookupError(f"no random game of {rules} lasted {moves} moves")
+
+
+def bench_boards(name: str, rules: Rules, count: int) -> None:
+    sample = positions(rules, count, 2026)
+    render_board(sample[0][0])  # warm the background and sprite caches, as a running bot has them
+    times: list[float] = []
+    sizes: list[int] = []
+    for pos, throw in sample:
+        labels: dict[int | str, str] = {i + 1: str(i + 1) for i in range(min(3, pos.road_length))}
+        start = time.perf_counter()
+        data = render_board(pos, throw=throw, labels=labels, advantage=0.5)
+        times.append((time.perf_counter() - start) * 1000)
+        sizes.append(len(data))
+    times.sort()
+    p50 = statistics.median(times)
+    p95 = times[int(len(times) * 0.95) - 1]
+    print(
+        f"{name:<28} board PNG  p50 {p50:5.1f} ms  p95 {p95:5.1f} ms  max {times[-1]:5.1f} ms  "
+        f"size mean {statistics.mean(sizes) / 1024:5.1f} KB  max {max(sizes) / 1024:5.1f} KB  ({count} boards)"
+    )
+
+
+def bench_replay(name: str, rules: Rules, moves: int) -> None:
+    record = long_record(rules, moves)
+    start = time.perf_counter()
+    data = render_replay(record)
+    elapsed = time.perf_counter() - start
+    print(
+        f"{name:<28} replay GIF {moves} moves: {elapsed:5.2f} s, {len(data) / 1024 / 1024:5.2f} MiB, {moves + 1} frames"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--boards", type=int, default=300, help="positions per board benchmark")
+    args = parser.parse_args()
+    bench_boards("bell 1v1 L=9", Rules.preset("bell"), args.boards)
+    bench_boards("ants 1v1 L=9", Rules.preset("ants"), args.boards)
+    bench_boards("ants 8v8 L=29 (16 seats)", Rules.preset("ants", team_size=8), args.boards)
+    bench_boards("fire 8v8 L=29", Rules.preset("fire", team_size=8), args.boards // 3)
+    bench_replay("ants 2v2 L=19", Rules.preset("ants", team_size=2), 200)
+    bench_replay("ants 8v8 L=29", Rules.preset("ants", team_size=8), 200)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""Board images for Puluc: pure functions from `puluc` objects to PNG and GIF bytes.
+
+`render_board(position)` draws a position; `render_throw(throw)` the four sticks; `render_replay(record)`
+an animated GIF of a whole game; `render_chart(series)` a win-probability or rating line chart.
+This package imports `puluc` and Pillow only: never the bot, never discord, and it does no I/O.
+"""
+
+from __future__ import annotations
+
+from . import board as _board
+from . import pieces as _pieces
+from .board import BadOption, board_image, piece_centre, render_board
+from .chart import render_chart
+from .fonts import FontNotFound, load_font, set_font_path
+from .replay import render_replay
+from .sticks import BadThrow, render_throw
+from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
+
+
+def use_font(path: str | None) -> None:
+    """Draw every image with the font file at `path` (None: DejaVu Sans from the system); for start-up."""
+    set_font_path(path)
+    for cached in (_board.background, _board.board_palette, _pieces.head, _pieces.slice_, _pieces.icon):
+        cached.cache_clear()
+
+
+__all__ = [
+    "SEAT_COLOURS",
+    "THEMES",
+    "BadOption",
+    "BadThrow",
+    "FontNotFound",
+    "UnknownTheme",
+    "board_image",
+    "load_font",
+    "piece_centre",
+    "render_board",
+    "render_chart",
+    "render_replay",
+    "render_throw",
+    "seat_colour",
+    "use_font",
+]

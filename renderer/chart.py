@@ -1,0 +1,188 @@
+"""Line charts as PNG: a game's win-probability history, or a player's rating history.
+
+`render_chart(series, kind="advantage")`: `series` is team A's win probability (0..1) after each move; the
+area above the middle line is filled in team A's colour, below it in team B's, with the team shapes at the
+top and bottom edges (so the chart does not rely on colour alone).
+`render_chart(series, kind="rating")`: `series` is ratings (floats, plotted by index) or (x, rating)
+points where x is an index, a Unix timestamp or a `datetime`; dates label the x axis when given.
+Only digits and dates are drawn, never user text. Pure: numbers in, PNG bytes out.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from PIL import Image, ImageDraw
+
+from .fonts import Font, load_font
+from .theme import Theme, get_theme
+
+Point = tuple[float, float]
+KINDS = ("advantage", "rating")
+SCALE = 2  # supersampling
+
+
+class BadSeries(ValueError):
+    """A series the chart cannot plot."""
+
+
+def _points(series: Sequence[float] | Sequence[tuple[object, float]], kind: str) -> tuple[list[Point], bool]:
+    """(x, y) floats and whether x holds timestamps."""
+    if kind not in KINDS:
+        raise BadSeries(f"unknown chart kind {kind!r}; choose advantage or rating")
+    if len(series) == 0:
+        raise BadSeries("nothing to chart: the series is empty")
+    points: list[Point] = []
+    dated = False
+    for i, item in enumerate(series):
+        if isinstance(item, tuple):
+            if len(item) != 2:
+                raise BadSeries(f"point {i} must be (x, value), not {item!r}")
+            x_raw, y_raw = item
+            if isinstance(x_raw, datetime):
+                x = (x_raw if x_raw.tzinfo else x_raw.replace(tzinfo=UTC)).timestamp()
+                dated = True
+            elif isinstance(x_raw, int | float) and not isinstance(x_raw, bool):
+                x = float(x_raw)
+                dated = dated or x > 1e9  # Unix seconds after 2001
+            else:
+                raise BadSeries(f"point {i}: x must be a number or a datetime, not {x_raw!r}")
+        else:
+            x, y_raw = float(i), item
+        if isinstance(y_raw, bool) or not isinstance(y_raw, int | float) or not math.isfinite(y_raw):
+            raise BadSeries(f"point {i}: value must be a finite number, not {y_raw!r}")
+        if kind == "advantage" and not 0.0 <= y_raw <= 1.0:
+            raise BadSeries(f"point {i}: a win probability must be from 0 to 1, not {y_raw!r}")
+        points.append((x, float(y_raw)))
+    return points, dated
+
+
+def _nice_step(span: float, ticks: int) -> float:
+    raw = span / max(1, ticks)
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    for factor in (1, 2, 2.5, 5, 10):
+        if raw <= factor * magnitude:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def render_chart(
+    series: Sequence[float] | Sequence[tuple[object, float]],
+    *,
+    kind: str = "advantage",
+    theme: str = "dark",
+    width: int = 800,
+    height: int = 320,
+) -> bytes:
+    """A line chart PNG of `series` (see the module docstring for the two kinds)."""
+    points, dated = _points(series, kind)
+    if not (240 <= width <= 2400 and 120 <= height <= 1600):
+        raise BadSeries(f"chart size must be 240-2400 x 120-1600 px, not {width} x {height}")
+    t = get_theme(theme)
+    # Drawn at twice the size and reduced, so the line and the fills get smooth edges.
+    s = SCALE
+    big_w, big_h = width * s, height * s
+    image = Image.new("RGB", (big_w, big_h), t.background)
+    draw = ImageDraw.Draw(image)
+    font = load_font(max(11, height // 22) * s)
+    left, right, top, bottom = 64 * s, big_w - 24 * s, 20 * s, big_h - 36 * s
+    draw.rounded_rectangle((8 * s, 8 * s, big_w - 8 * s, big_h - 8 * s), radius=10 * s, fill=t.panel)
+    xs = [p[0] for p in points]
+    x_min, x_max = min(xs), max(xs)
+    if x_max == x_min:
+        x_max = x_min + 1
+    if kind == "advantage":
+        y_min, y_max = 0.0, 1.0
+        y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
+    else:
+        ys = [p[1] for p in points]
+        lo, hi = min(ys), max(ys)
+        step = _nice_step(max(hi - lo, 1.0), 4)
+        y_min, y_max = math.floor(lo / step) * step, math.ceil(hi / step) * step
+        if y_max == y_min:
+            y_max += step
+        y_ticks = [y_min + i * step for i in range(round((y_max - y_min) / step) + 1)]
+
+    def px(p: Point) -> tuple[int, int]:
+        x = left + (p[0] - x_min) / (x_max - x_min) * (right - left)
+        y = bottom - (p[1] - y_min) / (y_max - y_min) * (bottom - top)
+        return round(x), round(y)
+
+    for value in y_ticks:
+        _, y = px((x_min, value))
+        draw.line((left, y, right, y), fill=t.grid, width=s)
+        text = f"{round(value * 100)}%" if kind == "advantage" else f"{value:g}"
+        draw.text((left - 8 * s, y), text, font=font, fill=t.muted, anchor="rm")
+    _x_labels(draw, font, t, points, dated, (left, right, bottom))
+    coords = [px(p) for p in points]
+    if kind == "advantage":
+        _, mid = px((x_min, 0.5))
+        _fill_advantage(draw, coords, mid, t)
+        draw.line((left, mid, right, mid), fill=t.muted, width=s)
+        _team_marks(draw, t, right, top, bottom)
+        line = t.text
+    else:
+        line = t.badge
+    if len(coords) == 1:
+        x, y = coords[0]
+        draw.ellipse((x - 4 * s, y - 4 * s, x + 4 * s, y + 4 * s), fill=line)
+    else:
+        draw.line(coords, fill=line, width=3 * s, joint="curve")
+    if kind == "rating" and len(coords) <= 60:
+        for x, y in coords:
+            draw.ellipse((x - 3 * s, y - 3 * s, x + 3 * s, y + 3 * s), fill=line, outline=t.panel, width=s)
+    out = io.BytesIO()
+    image.reduce(s).save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def _fill_advantage(draw: ImageDraw.ImageDraw, coords: list[tuple[int, int]], mid: int, t: Theme) -> None:
+    """Between the line and the middle: team A's colour where A is ahead (above), B's where below."""
+    for (x0, y0), (x1, y1) in itertools.pairwise(coords):
+        for x in range(x0, max(x0 + 1, x1)):
+            y = y0 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+            y_int = round(y)
+            if y_int < mid:
+                draw.line((x, y_int, x, mid), fill=t.team_a)
+            elif y_int > mid:
+                draw.line((x, mid, x, y_int), fill=t.team_b)
+
+
+def _team_marks(draw: ImageDraw.ImageDraw, t: Theme, right: int, top: int, bottom: int) -> None:
+    r = 7 * SCALE
+    draw.ellipse((right - 2 * r, top - r + 4 * SCALE, right, top + r + 4 * SCALE), fill=t.team_a, outline=t.rim_a)
+    draw.rounded_rectangle(
+        (right - 2 * r, bottom - r - 4 * SCALE, right, bottom + r - 4 * SCALE),
+        radius=3 * SCALE,
+        fill=t.team_b,
+        outline=t.rim_b,
+    )
+
+
+def _x_labels(
+    draw: ImageDraw.ImageDraw,
+    font: Font,
+    t: Theme,
+    points: list[Point],
+    dated: bool,
+    frame: tuple[int, int, int],
+) -> None:
+    """Five evenly spaced dates, or move numbers at round steps."""
+    left, right, bottom = frame
+    x_min, x_max = min(p[0] for p in points), max(p[0] for p in points)
+    span = max(x_max - x_min, 1.0)
+    if dated:
+        values = [x_min + span * i / 4 for i in range(5)]
+    else:
+        step = max(1.0, _nice_step(span, 5))
+        values = [x_min + step * i for i in range(int(span / step) + 1)]
+    for x_value in values:
+        x = round(left + (right - left) * (x_value - x_min) / span)
+        text = datetime.fromtimestamp(x_value, UTC).strftime("%Y-%m-%d") if dated else f"{x_value:g}"
+        anchor = "lt" if x - left < 30 * SCALE else "rt" if right - x < 30 * SCALE else "mt"
+        draw.text((x, bottom + 8 * SCALE), text, font=font, fill=t.muted, anchor=anchor)
+        draw.line((x, bottom, x, bottom + 4 * SCALE), fill=t.muted, width=SCALE)

@@ -1,0 +1,73 @@
+"""Finding the one font the images use: DejaVu Sans (Latin, Cyrillic, accents), else Pillow's built-in font.
+
+Images carry only digits and a few symbols, never user text, so one font is enough. This module reads
+no environment variables and runs no subprocesses: callers that know a better path pass it in.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+#: Where fonts-dejavu-core (Debian/Ubuntu), Fedora, Arch and Homebrew put DejaVu Sans.
+COMMON_PATHS: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+    "/usr/local/share/fonts/DejaVuSans.ttf",
+    "/opt/homebrew/share/fonts/DejaVuSans.ttf",
+)
+BOLD_NAME = "DejaVuSans-Bold.ttf"
+
+_configured: str | None = None  # set once at start-up from the bot's settings, see `set_font_path`
+
+
+class FontNotFound(ValueError):
+    """A configured font file that does not exist."""
+
+
+def set_font_path(path: str | None) -> None:
+    """Use the font file at `path` for all images (None: back to DejaVu Sans from the system).
+
+    Call it at start-up, before rendering; `renderer.use_font` also empties the caches of drawn parts.
+    """
+    global _configured
+    if path is not None and not Path(path).is_file():
+        raise FontNotFound(f"font file {path!r} does not exist; install fonts-dejavu-core or fix the path")
+    _configured = path
+    load_font.cache_clear()
+
+
+def find_font(path: str | None = None, *, bold: bool = False) -> str | None:
+    """The first usable font file: `path`, else the configured one, then the common DejaVu locations."""
+    chosen = path or _configured
+    candidates = [chosen] if chosen else []
+    for common in COMMON_PATHS:
+        candidates.append(str(Path(common).with_name(BOLD_NAME)) if bold else common)
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=64)
+def load_font(size: int, path: str | None = None, *, bold: bool = False) -> Font:
+    """A font of `size` pixels: `path`, else DejaVu Sans from the system, else Pillow's built-in font.
+
+    Cached, so asking again for the same size costs nothing.
+    """
+    if size < 1:
+        raise ValueError(f"font size must be at least 1 pixel, not {size}")
+    found = find_font(path, bold=bold)
+    if found is not None:
+        return ImageFont.truetype(found, size)
+    try:
+        # FreeType's own search (the current directory and the platform's font folders).
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size)

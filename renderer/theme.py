@@ -1,0 +1,141 @@
+"""Colours of the board images: the light and dark themes and the sixteen seat colours.
+
+Seat colours come from colour-blind-safe palettes (Okabe-Ito and Paul Tol's): team A takes the warm half,
+team B the cool half, but team is never told by colour alone (team A pieces are discs with a light rim,
+team B pieces are rounded squares with a dark rim; see `pieces.py`). This module only holds values; it
+never draws and reads no files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RGB = tuple[int, int, int]
+
+
+class UnknownTheme(ValueError):
+    """A theme name that is not one of `THEMES`."""
+
+
+def _hex(code: str) -> RGB:
+    return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
+
+
+# Team A: warm colours (Okabe-Ito orange, vermillion, yellow, reddish purple; Tol rose, sand, wine, olive).
+_TEAM_A = ("E69F00", "CC79A7", "F0E442", "D55E00", "EE6677", "DDCC77", "AA3377", "999933")
+# Team B: cool colours (Okabe-Ito sky blue, bluish green, blue; Tol cyan, teal, pear, purple, pale grey).
+_TEAM_B = ("56B4E9", "009E73", "0072B2", "88CCEE", "44AA99", "BBCC33", "9966CC", "DDDDDD")
+# On a white page the palest colours lose their edge; the light theme uses deeper shades of them.
+_LIGHT_SWAPS = {"F0E442": "D9C800", "DDCC77": "C2A83E", "88CCEE": "4FA6D6", "DDDDDD": "9A9A9A", "BBCC33": "99AA11"}
+
+
+def _seat_table(swaps: dict[str, str]) -> dict[str, RGB]:
+    table: dict[str, RGB] = {}
+    for number in range(8):
+        table[f"A{number + 1}"] = _hex(swaps.get(_TEAM_A[number], _TEAM_A[number]))
+        table[f"B{number + 1}"] = _hex(swaps.get(_TEAM_B[number], _TEAM_B[number]))
+    return table
+
+
+#: Theme name -> seat name ("A1".."B8") -> RGB fill of that seat's pieces.
+SEAT_COLOURS: dict[str, dict[str, RGB]] = {"dark": _seat_table({}), "light": _seat_table(_LIGHT_SWAPS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """Every colour a board image uses apart from the seat colours."""
+
+    name: str
+    background: RGB  # the page around the road; dark matches Discord's dark chat (#313338)
+    panel: RGB  # the homes (cities) and the header
+    cell: RGB  # road cells, alternating with `cell_alt` so a long road stays countable
+    cell_alt: RGB
+    median: RGB  # the strip between the lanes that carries the cell numbers
+    grid: RGB
+    text: RGB
+    muted: RGB
+    rim_a: RGB  # outline of team A pieces (light)
+    rim_b: RGB  # outline of team B pieces (dark)
+    ink: RGB  # marks drawn on pieces (digits, chains)
+    fire: RGB
+    fire_glow: RGB
+    last_move: RGB
+    capture: RGB
+    badge: RGB
+    badge_text: RGB
+    team_a: RGB  # the advantage bar and score labels
+    team_b: RGB
+    stick_face: RGB  # the counting side of a throwing stick
+    stick_back: RGB
+    stick_mark: RGB
+
+
+THEMES: dict[str, Theme] = {
+    "dark": Theme(
+        name="dark",
+        background=_hex("313338"),
+        panel=_hex("2B2D31"),
+        cell=_hex("3F4248"),
+        cell_alt=_hex("383A40"),
+        median=_hex("232428"),
+        grid=_hex("1E1F22"),
+        text=_hex("F2F3F5"),
+        muted=_hex("949BA4"),
+        rim_a=_hex("FFFFFF"),
+        rim_b=_hex("111214"),
+        ink=_hex("111214"),
+        fire=_hex("8C2A12"),
+        fire_glow=_hex("FF8C1A"),
+        last_move=_hex("FEE75C"),
+        capture=_hex("ED4245"),
+        badge=_hex("5865F2"),
+        badge_text=_hex("FFFFFF"),
+        team_a=_hex("E69F00"),
+        team_b=_hex("56B4E9"),
+        stick_face=_hex("E8C98F"),
+        stick_back=_hex("6B4A2B"),
+        stick_mark=_hex("3A2414"),
+    ),
+    "light": Theme(
+        name="light",
+        background=_hex("FFFFFF"),
+        panel=_hex("F2F3F5"),
+        cell=_hex("E3E5E8"),
+        cell_alt=_hex("EBEDEF"),
+        median=_hex("C9CCD1"),
+        grid=_hex("B5BAC1"),
+        text=_hex("060607"),
+        muted=_hex("5C5E66"),
+        rim_a=_hex("FFFFFF"),
+        rim_b=_hex("111214"),
+        ink=_hex("111214"),
+        fire=_hex("F6B89A"),
+        fire_glow=_hex("D83C0E"),
+        last_move=_hex("C99A00"),
+        capture=_hex("D22D39"),
+        badge=_hex("4752C4"),
+        badge_text=_hex("FFFFFF"),
+        team_a=_hex("D55E00"),
+        team_b=_hex("0072B2"),
+        stick_face=_hex("E8C98F"),
+        stick_back=_hex("6B4A2B"),
+        stick_mark=_hex("3A2414"),
+    ),
+}
+
+
+def get_theme(name: str) -> Theme:
+    """The theme called `name` ("dark" or "light")."""
+    try:
+        return THEMES[name]
+    except (KeyError, TypeError):
+        raise UnknownTheme(f"unknown theme {name!r}; choose one of {', '.join(THEMES)}") from None
+
+
+def seat_colour(seat: str, theme: str = "dark") -> RGB:
+    """The fill colour of `seat`'s pieces in `theme`."""
+    table = SEAT_COLOURS[get_theme(theme).name]
+    try:
+        return table[seat]
+    except KeyError:
+        raise ValueError(f"{seat!r} is not a seat (A1..A8, B1..B8)") from None

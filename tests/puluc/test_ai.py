@@ -1,0 +1,213 @@
+"""The computer players and the analysis (puluc.ai): legal, reproducible, sensible, within budget."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from puluc import Move, Position, Rules, Throw
+from puluc.ai import NODES_PER_MS, NoMoveToChoose, choose_move, hint, win_probability
+from puluc.ai.evaluate import capture_gains, evaluate, model_for
+from puluc.ai.search import search
+
+from .conftest import at, play
+
+#: Every preset, the flags on other routes, team sizes 1 to 8 and the shortest and longest roads.
+VARIANTS: dict[str, Rules] = {
+    **{f"{name} 1v1": Rules.preset(name) for name in ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")},
+    **{
+        f"{name} 2v2 traditional": Rules.preset(name, team_size=2)
+        for name in ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
+    },
+    "bell fire scorpion": Rules.preset("bell", fire=True, scorpion=True),
+    "village fire 2 throws": Rules.preset("village", fire=True, throws_per_turn=2),
+    "culin fire": Rules.preset("culin", fire=True),
+    "eagle returns": Rules.preset("eagle", eagle_returns=True),
+    "ants 3v3 modern": Rules.from_setup("ants", 3, "modern"),
+    "bell road 5": Rules.preset("bell", road_length=5),
+    "ants road 41": Rules.preset("ants", road_length=41),
+    "scorpion 8v8": Rules.preset("scorpion", team_size=8),
+}
+
+
+def positions_with_a_choice(rules: Rules, count: int, seed: int) -> list[Position]:
+    """Positions from random games where the player to move has at least two legal moves."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position.start(rules, "A" if rng.random() < 0.5 else "B")
+        while not pos.is_over and len(found) < count:
+            if pos.must_throw:
+                pos = pos.throw([Throw.roll(rng, rules.sticks).value for _ in range(rules.throws_per_turn)])
+                continue
+            moves = pos.legal_moves()
+            if len(moves) > 1 and rng.random() < 0.2:
+                found.append(pos)
+            pos = pos.play(rng.choice(moves))
+    return found
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_level_plays_only_legal_moves(variant: str, level: str) -> None:
+    rules = VARIANTS[variant]
+    rng = random.Random(5)
+    for pos in positions_with_a_choice(rules, 6, seed=len(variant)):
+        move = choose_move(pos, level, rng, budget_ms=2)
+        assert move in pos.legal_moves()
+
+
+@pytest.mark.parametrize("variant", ["bell 1v1", "ants 2v2 traditional", "culin fire", "scorpion 1v1"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_whole_game_between_levels_ends(variant: str, level: str) -> None:
+    rules = VARIANTS[variant]
+    dice, minds = random.Random(11), random.Random(12)
+    pos = Position.start(rules)
+    for _ in range(5000):
+        if pos.is_over:
+            break
+        if pos.must_throw:
+            pos = pos.throw([Throw.roll(dice, rules.sticks).value for _ in range(rules.throws_per_turn)])
+        else:
+            pos = pos.play(choose_move(pos, level if pos.team_to_move == "A" else "easy", minds, budget_ms=1))
+    assert pos.is_over
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("variant", ["bell 1v1", "ants 1v1", "ants 2v2 traditional"])
+def test_the_same_seed_gives_the_same_move(variant: str, level: str) -> None:
+    for pos in positions_with_a_choice(VARIANTS[variant], 5, seed=3):
+        first = choose_move(pos, level, random.Random(42), budget_ms=20)
+        again = choose_move(pos, level, random.Random(42), budget_ms=20)
+        assert first == again
+
+
+def test_the_same_seed_gives_the_same_hint_and_win_probability() -> None:
+    pos = positions_with_a_choice(VARIANTS["ants 1v1"], 1, seed=8)[0]
+    assert hint(pos, random.Random(1), budget_ms=20) == hint(pos, random.Random(1), budget_ms=20)
+    assert win_probability(pos, random.Random(1), budget_ms=20) == win_probability(pos, random.Random(1), budget_ms=20)
+
+
+def test_hard_takes_the_capture_that_wins_the_game(bell: Rules) -> None:
+    # B's last free piece stands two cells ahead of A's piece; entering instead would leave it alive.
+    pos = at(bell, {3: "A1+", 5: "B1+"}, "A1:4,B1:0", "A1:4,B1:0", "A1", "2")
+    assert {str(m) for m in pos.legal_moves()} == {"2:H", "2:3"}
+    assert str(choose_move(pos, "hard", random.Random(1), budget_ms=20)) == "2:3"
+
+
+def test_hard_as_b_takes_the_capture_that_wins_the_game(bell: Rules) -> None:
+    pos = at(bell, {4: "A1+", 7: "B1+", 8: "B1+"}, "A1:0,B1:3", "A1:0,B1:4", "B1", "3")
+    winning = Move(3, 7)
+    assert winning in pos.legal_moves() and len(pos.legal_moves()) > 1
+    assert choose_move(pos, "hard", random.Random(1), budget_ms=20) == winning
+    assert pos.play(winning).outcome().winner == "B"  # type: ignore[union-attr]
+
+
+def test_hard_uses_both_throws_of_a_turn_to_win() -> None:
+    rules = Rules.preset("bell", throws_per_turn=2)
+    # Neither throw alone reaches B's last piece on 6; both together on the piece on 1, in either order, do.
+    pos = at(rules, {1: "A1+", 2: "A1+", 6: "B1+"}, "A1:0,B1:0", "A1:4,B1:3", "A1", "2,3")
+    for _ in range(2):
+        pos = pos.play(choose_move(pos, "hard", random.Random(2), budget_ms=30))
+    assert pos.outcome() is not None and pos.outcome().winner == "A"  # type: ignore[union-attr]
+
+
+def test_hard_plays_for_its_team_in_a_team_game() -> None:
+    rules = Rules.preset("bell", team_size=2)
+    length = rules.road_length
+    # A2 can capture B's last free piece (B1's, B2's other pieces are all killed): that wins for team A.
+    cells = {3: "A2+", 5: "B1+", 10: "A1+"}
+    pos = at(rules, cells, "A1:4,B1:0,A2:4,B2:0", "A1:5,B1:0,A2:4,B2:0", "A2", "2,1")
+    assert length == 19
+    move = choose_move(pos, "hard", random.Random(3), budget_ms=30)
+    assert move == Move(2, 3)
+    assert pos.play(move).outcome().winner == "A"  # type: ignore[union-attr]
+
+
+def test_medium_prefers_the_capture_to_a_quiet_move(bell: Rules) -> None:
+    pos = at(bell, {3: "A1+", 5: "B1+", 9: "B1+"}, "A1:4,B1:3", "A1:0,B1:0", "A1", "2")
+    assert set(pos.legal_moves()) == {Move(2, 0), Move(2, 3)}
+    assert choose_move(pos, "medium", random.Random(1)) == Move(2, 3)
+
+
+def test_search_stays_within_its_node_budget() -> None:
+    pos = positions_with_a_choice(VARIANTS["ants 2v2 traditional"], 1, seed=4)[0]
+    model = model_for(pos.rules)
+    for budget_ms in (1, 5, 20):
+        nodes = budget_ms * NODES_PER_MS
+        result = search(model, pos, nodes, time.perf_counter() + 60)
+        depth_one = 4 * len(pos.legal_moves()) ** 2 + 4  # the first depth always completes, whatever the budget
+        assert result.nodes <= max(nodes, depth_one) + 1
+    small = search(model, pos, 1 * NODES_PER_MS, time.perf_counter() + 60)
+    large = search(model, pos, 40 * NODES_PER_MS, time.perf_counter() + 60)
+    assert small.depth <= large.depth and large.depth >= 2
+
+
+def test_the_safety_deadline_stops_deepening_but_still_answers() -> None:
+    pos = positions_with_a_choice(VARIANTS["ants 2v2 traditional"], 1, seed=6)[0]
+    result = search(model_for(pos.rules), pos, 10**9, time.perf_counter() - 1)
+    assert result.depth == 1
+    assert {m for m, _ in result.scored} == set(pos.legal_moves())
+
+
+def test_hint_ranks_every_legal_move() -> None:
+    pos = positions_with_a_choice(VARIANTS["bell 1v1"], 1, seed=9)[0]
+    advice = hint(pos, random.Random(4), budget_ms=20)
+    assert advice.move == choose_move(pos, "hard", random.Random(4), budget_ms=20)
+    assert {advice.move, *(m for m, _ in advice.alternatives)} == set(pos.legal_moves())
+    assert all(0.0 <= v <= 1.0 for _, v in advice.alternatives) and 0.0 <= advice.expected_value <= 1.0
+    assert all(advice.expected_value >= v for _, v in advice.alternatives)
+    assert advice.depth >= 1
+
+
+def test_win_probability_of_a_finished_game_is_its_result(bell: Rules) -> None:
+    pos = at(bell, {3: "A1+", 5: "B1+"}, "A1:4,B1:0", "A1:4,B1:0", "A1", "2")
+    won = play(pos, "2:3")
+    assert won.is_over
+    assert win_probability(won, random.Random(1)) == 1.0
+
+
+def test_win_probability_sees_who_is_ahead(bell: Rules) -> None:
+    ahead = at(bell, {6: "A1B1B1+"}, "A1:4,B1:1", "A1:2,B1:0", "B1")
+    behind = at(bell, {6: "B1A1A1+"}, "A1:1,B1:4", "A1:0,B1:2", "A1")
+    start = Position.start(bell)
+    assert win_probability(ahead, random.Random(1), budget_ms=50) > 0.75
+    assert win_probability(behind, random.Random(1), budget_ms=50) < 0.25
+    assert 0.35 < win_probability(start, random.Random(1), budget_ms=50) < 0.65
+
+
+def test_no_move_to_choose_when_the_player_must_throw(bell: Rules) -> None:
+    with pytest.raises(NoMoveToChoose, match="must throw"):
+        choose_move(Position.start(bell), "easy", random.Random(1))
+
+
+def test_no_move_to_choose_when_the_game_is_over(bell: Rules) -> None:
+    won = play(at(bell, {3: "A1+", 5: "B1+"}, "A1:4,B1:0", "A1:4,B1:0", "A1", "2"), "2:3")
+    with pytest.raises(NoMoveToChoose, match="over"):
+        hint(won)
+
+
+def test_unknown_level_and_bad_budget_are_refused(bell: Rules) -> None:
+    pos = Position.start(bell).throw([2])
+    with pytest.raises(ValueError, match="unknown level"):
+        choose_move(pos, "grandmaster", random.Random(1))
+    with pytest.raises(ValueError, match="budget_ms"):
+        choose_move(pos, "hard", random.Random(1), budget_ms=0)
+    with pytest.raises(ValueError, match="budget_ms"):
+        win_probability(pos, random.Random(1), budget_ms=-5)
+
+
+def test_evaluation_is_symmetric_between_the_teams(bell: Rules) -> None:
+    model = model_for(bell)
+    pos = at(bell, {2: "A1+", 4: "B1A1+", 7: "B1+", 8: "A1+"}, "A1:2,B1:3", "A1:0,B1:0", "A1")
+    mirror = at(bell, {8: "B1+", 6: "A1B1+", 3: "A1+", 2: "B1+"}, "A1:3,B1:2", "A1:0,B1:0", "B1")
+    assert evaluate(model, pos) == pytest.approx(-evaluate(model, mirror))
+
+
+def test_capture_gains_count_the_whole_stack_in_reach(bell: Rules) -> None:
+    # B1 on 8 reaches A's two-piece stack on 5 with a 3; B enters on cell 10 - n, so a 5 reaches it too.
+    pos = at(bell, {5: "A1B1+", 8: "B1+"}, "A1:3,B1:3", "A1:0,B1:1", "B1")
+    gains = capture_gains(model_for(bell), pos, 1)
+    assert gains[1:] == [0, 0, 2, 0, 2]
