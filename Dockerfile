@@ -1,0 +1,46 @@
+# Puluc for Discord: a small image that runs the bot as a non-root user with its database in /data.
+#   docker build -t puluc-bot .
+#   docker run -d --env-file .env -v puluc-data:/data puluc-bot
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# The board images are drawn with DejaVu Sans.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+
+# Dependencies only, listed from pyproject.toml alone: this layer is rebuilt when they change, not the code.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
+        > requirements.txt \
+ && pip install -r requirements.txt
+
+COPY README.md ./
+COPY puluc ./puluc
+COPY renderer ./renderer
+COPY bot ./bot
+RUN pip install --no-deps . \
+ && rm -rf /src
+
+RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/puluc puluc \
+ && mkdir /data \
+ && chown puluc:puluc /data
+USER puluc
+# From /, the default relative DATABASE_URL (sqlite:///data/puluc.db, as in .env.example) also lands in the volume.
+WORKDIR /
+
+ENV DATABASE_URL=sqlite:////data/puluc.db
+VOLUME ["/data"]
+
+# The bot handles SIGTERM: it stops taking interactions, finishes those in flight, closes the database.
+STOPSIGNAL SIGTERM
+# Checks the settings and that the database opens and is intact; does not contact Discord.
+HEALTHCHECK --interval=60s --timeout=20s --start-period=20s --retries=3 CMD ["puluc-bot", "--check"]
+
+CMD ["puluc-bot"]

@@ -1,0 +1,255 @@
+"""The Discord client: start-up, the services every cog shares, and graceful shutdown.
+
+`PulucBot` opens the store, loads the feature cogs named in `EXTENSIONS` and syncs the slash commands.
+`run_bot` runs it until Discord rejects the token or SIGINT/SIGTERM asks it to stop, and returns the
+process exit code. On a signal the bot stops admitting interactions, lets those in flight finish (bounded),
+then closes the cogs, the gateway and the store, in that order.
+
+This module must never hold game rules or game flow (those live in `puluc` and `bot.sessions`), and must
+never log or print the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sqlite3
+import sys
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import renderer
+from bot.config import Settings
+from bot.schema import SchemaTooNew
+from bot.store import Store, open_store
+
+__all__ = [
+    "EXTENSIONS",
+    "SHUTDOWN_GRACE_SECONDS",
+    "SHUTTING_DOWN_MESSAGE",
+    "PulucBot",
+    "PulucTree",
+    "StartupError",
+    "install_signal_handlers",
+    "run_bot",
+]
+
+log = logging.getLogger(__name__)
+
+# Feature cogs loaded by `setup_hook`, in order (dotted module paths with an async `setup(bot)`).
+EXTENSIONS: tuple[str, ...] = ()
+
+# `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.
+SHUTDOWN_GRACE_SECONDS = 8.0
+
+SHUTTING_DOWN_MESSAGE = "Puluc is restarting right now; please try again in a minute."
+
+
+class StartupError(RuntimeError):
+    """The bot cannot start for a reason the server owner must fix; the message is one actionable line."""
+
+
+class PulucTree(app_commands.CommandTree["PulucBot"]):
+    """The command tree; every application command and autocomplete passes `PulucBot.admit` first."""
+
+    async def interaction_check(self, interaction: discord.Interaction[PulucBot], /) -> bool:
+        return await self.client.admit(interaction)
+
+
+class PulucBot(commands.Bot):
+    """The bot subclass: owns the settings, the store and the shutdown sequence."""
+
+    def __init__(self, settings: Settings) -> None:
+        # Puluc never joins voice: silence discord.py's start-up warnings about the missing voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        # Slash commands and components need no privileged intent; `guilds` keeps channel and thread caches.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=PulucTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self._store: Store | None = None
+        self._accepting = True
+        self._in_flight: set[asyncio.Task[object]] = set()
+        self._shutdown_task: asyncio.Task[None] | None = None
+        self.shutdown_grace = SHUTDOWN_GRACE_SECONDS
+
+    @property
+    def store(self) -> Store:
+        """The open store; available from `setup_hook` until `close`."""
+        if self._store is None:
+            raise RuntimeError("the store is not open: it opens in setup_hook and closes in close()")
+        return self._store
+
+    @property
+    def accepting_interactions(self) -> bool:
+        """False once shutdown has begun."""
+        return self._accepting
+
+    @property
+    def shutdown_requested(self) -> bool:
+        """True once SIGINT/SIGTERM (or `request_shutdown`) has asked the bot to stop."""
+        return self._shutdown_task is not None
+
+    @property
+    def in_flight(self) -> int:
+        """How many admitted interactions are still running."""
+        return sum(1 for task in self._in_flight if not task.done())
+
+    async def setup_hook(self) -> None:
+        path = self.settings.database_path
+        try:
+            store = await open_store(path)
+        except SchemaTooNew as exc:
+            raise StartupError(f"{path}: {exc}.") from exc
+        except (OSError, sqlite3.Error) as exc:
+            raise StartupError(
+                f"cannot open the database at {path}: {exc}; check DATABASE_URL and that the directory is "
+                "writable by this user (run `puluc-bot --check`)."
+            ) from exc
+        if self.is_closed():
+            # A signal arrived while the store was opening: close() has already run without it.
+            await store.close()
+            return
+        self._store = store
+        if self.settings.font_path is not None:
+            renderer.use_font(str(self.settings.font_path))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        await self.sync_commands()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Publish the slash commands: to DEV_GUILD_ID at once when set, else globally."""
+        guild_id = self.settings.dev_guild_id
+        try:
+            if guild_id is None:
+                synced = await self.tree.sync()
+                log.info("synced %d global application commands", len(synced))
+            else:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d application commands to DEV_GUILD_ID %d", len(synced), guild_id)
+        except discord.Forbidden as exc:
+            where = f"server {guild_id} (DEV_GUILD_ID)" if guild_id is not None else "Discord"
+            raise StartupError(
+                f"{where} refused the slash commands: invite the bot there with the applications.commands "
+                "scope (README, Invite URL), or clear DEV_GUILD_ID."
+            ) from exc
+        return synced
+
+    async def admit(self, interaction: discord.Interaction[PulucBot]) -> bool:
+        """Admit an interaction and track it as in flight, or turn it away once shutdown has begun.
+
+        The command tree calls this for every command; views and modals should call it from their own
+        `interaction_check` so that a shutdown also waits for button presses in progress.
+        """
+        if not self._accepting:
+            # Autocomplete cannot carry a message; Discord shows its own "loading failed" instead.
+            if interaction.type is not discord.InteractionType.autocomplete and not interaction.response.is_done():
+                try:
+                    await interaction.response.send_message(SHUTTING_DOWN_MESSAGE, ephemeral=True)
+                except discord.HTTPException as exc:
+                    log.debug("could not tell a user the bot is restarting: %s", exc)
+            return False
+        task = asyncio.current_task()
+        if task is not None and task not in self._in_flight:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        return True
+
+    def request_shutdown(self) -> None:
+        """Start the shutdown sequence (idempotent); called from the SIGINT/SIGTERM handlers."""
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.get_running_loop().create_task(self.shutdown(), name="puluc-shutdown")
+        else:
+            log.info("shutdown already in progress")
+
+    async def shutdown(self) -> None:
+        """Stop admitting interactions, wait up to `shutdown_grace` seconds for those in flight, then close."""
+        self._accepting = False
+        grace = self.shutdown_grace
+        current = asyncio.current_task()
+        pending = {task for task in self._in_flight if task is not current and not task.done()}
+        log.info("shutting down: waiting up to %gs for %d interactions in flight", grace, len(pending))
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace)
+            if late:
+                log.warning("cancelling %d interactions still running after %gs", len(late), grace)
+                for task in late:
+                    task.cancel()
+                await asyncio.gather(*late, return_exceptions=True)
+        await self.close()
+
+    async def wait_shut_down(self) -> None:
+        """Return once a shutdown begun by a signal has finished (at once if none has begun)."""
+        if self._shutdown_task is not None:
+            await self._shutdown_task
+
+    async def close(self) -> None:
+        # Cogs unload first (stopping their timers), then the gateway; the store goes last so that
+        # nothing can reach it once closed.
+        self._accepting = False
+        await super().close()
+        store, self._store = self._store, None
+        if store is not None:
+            await store.close()
+            log.info("database closed")
+
+
+async def run_bot(settings: Settings) -> int:
+    """Run the bot until it stops; return the exit code: 0 after a clean shutdown, 1 on a fatal error."""
+    bot = PulucBot(settings)
+    loop = asyncio.get_running_loop()
+    handled = install_signal_handlers(loop, bot)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token)
+        # start() returns as soon as the gateway closes; the shutdown sequence may still be closing the store.
+        await bot.wait_shut_down()
+    except discord.LoginFailure:
+        return _fatal(
+            "Discord rejected DISCORD_TOKEN (it was reset or mistyped): copy a fresh token from the "
+            "developer portal, Bot page, Reset Token, into .env."
+        )
+    except StartupError as exc:
+        return _fatal(str(exc))
+    except OSError as exc:  # aiohttp's connection errors and timeouts are OSErrors
+        if bot.shutdown_requested:
+            return 0  # stopped by a signal while still connecting
+        return _fatal(f"cannot reach Discord ({exc.__class__.__name__}: {exc}); check the network connection.")
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+    log.info("stopped cleanly")
+    return 0
+
+
+def install_signal_handlers(loop: asyncio.AbstractEventLoop, bot: PulucBot) -> list[signal.Signals]:
+    """Make SIGINT and SIGTERM start `bot`'s graceful shutdown; return the signals now handled."""
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, bot.request_shutdown)
+        except (NotImplementedError, RuntimeError):
+            # Windows event loops have no add_signal_handler: Ctrl-C falls back to KeyboardInterrupt.
+            continue
+        handled.append(sig)
+    return handled
+
+
+def _fatal(message: str) -> int:
+    print(f"puluc-bot: error: {message}", file=sys.stderr)
+    return 1
