@@ -1,0 +1,254 @@
+"""Ladders and players: `/puluc leaderboard`, `profile`, `history`, `replay`, `privacy` and `forget-me`,
+plus the leaderboard's Previous / Next buttons and forget-me's confirmation.
+
+Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
+3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
+finished) are one ephemeral sentence. This module must never compute ratings or ranks (`bot.store` and
+`bot.ratings` do), never draw user text into an image, and never decide game rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import renderer
+from bot.cogs.group import PulucCog
+from bot.i18n import (
+    choices,
+    command_description,
+    command_name,
+    language_for,
+    option_description,
+    option_name,
+    t,
+)
+from bot.ladder_embeds import (
+    CHART_FILE,
+    chart_ladder,
+    chart_series,
+    history_embed,
+    leaderboard_embed,
+    privacy_embed,
+    profile_embed,
+    variant_label,
+)
+from bot.ratings import GLOBAL_SCOPE
+from bot.recovery import record_of
+from bot.replies import report_error
+from bot.store import Store
+from bot.store_types import Game, GameNotFound, PlayerInOpenGame
+from bot.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view
+from puluc import GameRecord
+
+log = logging.getLogger(__name__)
+
+HISTORY_LENGTH = 10
+FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked for again
+CHART_THEME = "dark"
+
+
+def _render_chart(series: list[tuple[object, float]]) -> bytes:
+    return renderer.render_chart(series, kind="rating", theme=CHART_THEME)
+
+
+def _render_replay(record: GameRecord) -> tuple[bytes, str]:
+    return renderer.render_replay(record, theme=CHART_THEME), record.to_json(indent=2)
+
+
+class Ladders(PulucCog):
+    """Leaderboards, profiles, game history, replays and the player's own data."""
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        await super().cog_unload()
+
+    @property
+    def store(self) -> Store:
+        store = getattr(self.bot, "store", None)
+        if not isinstance(store, Store):
+            raise RuntimeError("the ladder commands need bot.store, opened by bot.app.PulucBot.setup_hook")
+        return store
+
+    # -- leaderboard ------------------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("leaderboard"), description=command_description("leaderboard"))
+    @app_commands.rename(scope=option_name("leaderboard", "scope"), ladder=option_name("leaderboard", "ladder"))
+    @app_commands.describe(scope=option_description("leaderboard", "scope"),
+                           ladder=option_description("leaderboard", "ladder"))
+    @app_commands.choices(scope=choices("scope"), ladder=choices("ladder"))
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], scope: str = "server", ladder: str = "duel"
+    ) -> None:
+        scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        embed, view = await self._page(interaction, scope_id, ladder, 0, interaction.user.id)
+        await interaction.response.send_message(embed=embed, view=_or_missing(view))
+
+    async def _page(
+        self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        lang = language_for(interaction.locale)
+        found = await self.store.leaderboard(ladder, scope, page, caller_id=owner)
+        view = leaderboard_view(scope, ladder, page, owner, lang,
+                                has_previous=found.has_previous, has_next=found.has_next)
+        return leaderboard_embed(found, lang, owner), view
+
+    async def show_page(
+        self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
+    ) -> None:
+        """A Previous / Next press: the owner turns the page in place; anyone else gets their own copy
+        of that page (only to them), showing their own place rather than the owner's."""
+        try:
+            if interaction.user.id == owner:
+                embed, view = await self._page(interaction, scope, ladder, page, owner)
+                await interaction.response.edit_message(embed=embed, view=view)
+            else:
+                embed, view = await self._page(interaction, scope, ladder, page, interaction.user.id)
+                await interaction.response.send_message(embed=embed, view=_or_missing(view), ephemeral=True)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    # -- profile and history ----------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("profile"), description=command_description("profile"))
+    @app_commands.rename(user=option_name("profile", "user"))
+    @app_commands.describe(user=option_description("profile", "user"))
+    async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        lang = language_for(interaction.locale)
+        target = user or interaction.user
+        found = await self.store.profile(target.id, interaction.guild_id)
+        if found is None:
+            await interaction.response.send_message(
+                t("profile.unknown", lang, player=target.mention), ephemeral=True
+            )
+            return
+        ladder = chart_ladder(found)
+        can_attach = interaction.app_permissions.attach_files
+        points = await self.store.rating_history(target.id, ladder) if ladder and can_attach else ()
+        if not points:
+            await interaction.response.send_message(embed=profile_embed(found, lang, chart=None))
+            return
+        await interaction.response.defer(thinking=True)
+        png = await asyncio.to_thread(_render_chart, chart_series(points))
+        await interaction.followup.send(
+            embed=profile_embed(found, lang, chart=ladder),
+            file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+        )
+
+    @app_commands.command(name=command_name("history"), description=command_description("history"))
+    @app_commands.rename(user=option_name("history", "user"))
+    @app_commands.describe(user=option_description("history", "user"))
+    async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        lang = language_for(interaction.locale)
+        target = user or interaction.user
+        games = await self.store.game_history(target.id, HISTORY_LENGTH)
+        await interaction.response.send_message(embed=history_embed(target.display_name, games, lang))
+
+    # -- replay -----------------------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("replay"), description=command_description("replay"))
+    @app_commands.rename(game_id=option_name("replay", "game_id"))
+    @app_commands.describe(game_id=option_description("replay", "game_id"))
+    async def replay(
+        self, interaction: discord.Interaction[Any], game_id: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        lang = language_for(interaction.locale)
+        refusal = await self._replay_refusal(interaction, game_id)
+        if refusal is not None:
+            await interaction.response.send_message(t(refusal, lang, game_id=game_id), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        log_ = await self.store.game_log(game_id)
+        record = record_of(log_)
+        gif, record_json = await asyncio.to_thread(_render_replay, record)
+        files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
+        key = "ladder.replay.done"
+        if len(gif) + len(record_json) <= interaction.filesize_limit:
+            files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
+        else:
+            key = "ladder.replay.too_big"
+        await interaction.followup.send(
+            t(key, lang, game_id=game_id, variant=variant_label(log_.game.variant, lang)), files=files
+        )
+
+    async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
+        """The message key of why this game cannot be replayed here, or None if it can."""
+        if not interaction.app_permissions.attach_files:
+            return "ladder.need_files"
+        try:
+            game = await self.store.get_game(game_id)
+        except GameNotFound:
+            return "ladder.replay.unknown"
+        if not _visible_to(game, interaction):
+            return "ladder.replay.unknown"  # another server's game: say no more than that it is not here
+        if game.status == "cancelled":
+            return "ladder.replay.cancelled"
+        if game.status != "finished":
+            return "ladder.replay.unfinished"
+        return None
+
+    # -- privacy ----------------------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("privacy"), description=command_description("privacy"))
+    async def privacy(self, interaction: discord.Interaction[Any]) -> None:
+        data = await self.store.personal_data(interaction.user.id)
+        embed = privacy_embed(data, language_for(interaction.locale))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=command_name("forget-me"), description=command_description("forget-me"))
+    async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
+        lang = language_for(interaction.locale)
+        issued = int(discord.utils.utcnow().timestamp())
+        await interaction.response.send_message(
+            t("privacy.forget.prompt", lang), view=forget_view(interaction.user.id, issued, lang), ephemeral=True
+        )
+
+    async def answer_forget(
+        self, interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int
+    ) -> None:
+        """The confirmation's buttons (already checked to be pressed by `user_id`)."""
+        lang = language_for(interaction.locale)
+        try:
+            if not confirmed:
+                text = t("privacy.forget.kept", lang)
+            elif discord.utils.utcnow().timestamp() - issued > FORGET_PROMPT_SECONDS:
+                text = t("privacy.forget.expired", lang)
+            else:
+                try:
+                    report = await self.store.forget_me(user_id)
+                except PlayerInOpenGame:
+                    text = t("privacy.forget.open_game", lang)
+                else:
+                    # Counts only: the log must not keep the id of someone who asked to be forgotten.
+                    log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
+                             report.ratings_deleted)
+                    text = t("privacy.forget.done", lang, count=report.seats_anonymised)
+            await interaction.response.edit_message(content=text, view=None)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+def _or_missing(view: discord.ui.View | None) -> discord.ui.View:
+    """discord.py's sends take a missing view, not None, for "no components"."""
+    return discord.utils.MISSING if view is None else view
+
+
+def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:
+    """A game is replayable in the server it was played in, and anywhere by those who played it."""
+    if game.guild_id == interaction.guild_id:
+        return True
+    return any(seat.user_id == interaction.user.id for seat in game.seats)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Ladders(bot))
