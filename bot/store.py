@@ -58,7 +58,8 @@ def parse_database_url(url: str) -> Path:
             f"DATABASE_URL must start with sqlite:/// (e.g. {DEFAULT_DATABASE_URL}); "
             f"the scheme {parts.scheme or '(none)'!r} is not supported"
         )
-    if parts.netloc or not parts.path.startswith("/") or len(parts.path) < 2:
+    # urlsplit reads "sqlite:/x.db" and "sqlite:///x.db" alike; only the second is a relative path.
+    if parts.netloc or not url.startswith("sqlite:///") or len(parts.path) < 2:
         raise UnsupportedDatabaseUrl(
             "DATABASE_URL needs three slashes and a file: sqlite:///relative/path.db or "
             "sqlite:////absolute/path.db"

@@ -321,3 +321,12 @@ async def test_seats_change_hands_only_in_the_lobby(store: Store) -> None:
     game_id = await running_duel(store)
     with pytest.raises(GameStateError, match="lobby"):
         await store.set_seat(game_id, SeatSpec("B1", "AI", ai_level=3))
+
+
+def test_database_url_with_one_slash_is_refused() -> None:
+    from bot.store import UnsupportedDatabaseUrl
+
+    with pytest.raises(UnsupportedDatabaseUrl, match="three slashes"):
+        parse_database_url("sqlite:/puluc.db")
+    assert str(parse_database_url("sqlite:///data/puluc.db")) == "data/puluc.db"
+    assert str(parse_database_url("sqlite:////data/puluc.db")) == "/data/puluc.db"
