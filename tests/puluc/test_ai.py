@@ -8,7 +8,7 @@ import time
 import pytest
 
 from puluc import Move, Position, Rules, Throw
-from puluc.ai import NODES_PER_MS, NoMoveToChoose, choose_move, hint, win_probability
+from puluc.ai import NoMoveToChoose, choose_move, hint, nodes_for, win_probability
 from puluc.ai.evaluate import capture_gains, evaluate, model_for
 from puluc.ai.search import search
 
@@ -136,13 +136,18 @@ def test_search_stays_within_its_node_budget() -> None:
     pos = positions_with_a_choice(VARIANTS["ants 2v2 traditional"], 1, seed=4)[0]
     model = model_for(pos.rules)
     for budget_ms in (1, 5, 20):
-        nodes = budget_ms * NODES_PER_MS
+        nodes = nodes_for(pos.rules, budget_ms)
         result = search(model, pos, nodes, time.perf_counter() + 60)
         depth_one = 4 * len(pos.legal_moves()) ** 2 + 4  # the first depth always completes, whatever the budget
         assert result.nodes <= max(nodes, depth_one) + 1
-    small = search(model, pos, 1 * NODES_PER_MS, time.perf_counter() + 60)
-    large = search(model, pos, 40 * NODES_PER_MS, time.perf_counter() + 60)
+    small = search(model, pos, 100, time.perf_counter() + 60)
+    large = search(model, pos, 20_000, time.perf_counter() + 60)
     assert small.depth <= large.depth and large.depth >= 2
+
+
+def test_longer_roads_get_fewer_nodes_per_millisecond() -> None:
+    assert nodes_for(Rules.preset("bell"), 300) > nodes_for(Rules.preset("ants", team_size=2), 300)
+    assert nodes_for(Rules.preset("ants", road_length=41), 300) > 0
 
 
 def test_the_safety_deadline_stops_deepening_but_still_answers() -> None:
