@@ -23,8 +23,12 @@ from discord.ext import commands
 
 import renderer
 from bot.config import Settings
+from bot.game_services import GameServices, start_game_services, stop_game_services
+from bot.i18n import PulucTranslator
+from bot.replies import report_error
 from bot.schema import SchemaTooNew
 from bot.store import Store, open_store
+from bot.views.components import answer_orphaned_click
 
 __all__ = [
     "EXTENSIONS",
@@ -40,7 +44,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 # Feature cogs loaded by `setup_hook`, in order (dotted module paths with an async `setup(bot)`).
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = (
+    "bot.cogs.lobby",
+    "bot.cogs.play",
+    "bot.cogs.info",
+    "bot.cogs.settings",
+    "bot.cogs.ladders",
+)
 
 # `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.
 SHUTDOWN_GRACE_SECONDS = 8.0
@@ -57,6 +67,12 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction[PulucBot], /) -> bool:
         return await self.client.admit(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[PulucBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        # One friendly ephemeral sentence for known refusals; unexpected errors are logged with a traceback.
+        await report_error(interaction, error)
 
 
 class PulucBot(commands.Bot):
@@ -78,6 +94,7 @@ class PulucBot(commands.Bot):
         )
         self.settings = settings
         self._store: Store | None = None
+        self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
@@ -123,8 +140,12 @@ class PulucBot(commands.Bot):
         self._store = store
         if self.settings.font_path is not None:
             renderer.use_font(str(self.settings.font_path))
+        await self.tree.set_translator(PulucTranslator())
+        # Open games are reloaded and their timers restarted before any command or button can reach them.
+        self.games = await start_game_services(self, self.settings, store)
         for name in EXTENSIONS:
             await self.load_extension(name)
+        self.add_listener(answer_orphaned_click, "on_interaction")
         await self.sync_commands()
 
     async def on_ready(self) -> None:
@@ -199,9 +220,12 @@ class PulucBot(commands.Bot):
             await self._shutdown_task
 
     async def close(self) -> None:
-        # Cogs unload first (stopping their timers), then the gateway; the store goes last so that
-        # nothing can reach it once closed.
+        # The game timers stop first (no AI move or time-out may start now), then the cogs unload and the
+        # gateway closes; the store goes last so that nothing can reach it once closed.
         self._accepting = False
+        games, self.games = self.games, None
+        if games is not None:
+            await stop_game_services(games)
         await super().close()
         store, self._store = self._store, None
         if store is not None:

@@ -1,0 +1,69 @@
+"""Session-layer speed: `python benchmarks/sessions.py [--games N]`.
+
+Plays whole random 1 v 1 games through `GameSession.play` (validate, apply the move, throw for the next
+player, save everything in one transaction, swap the state) on the in-memory repository and on the real
+SQLite store, and prints the median and p95 time of one move. What a click costs before the board is
+drawn; Discord allows 3 s for the first answer, and the click is deferred at once anyway. Prints numbers;
+never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.sessions import GameOptions, InMemoryRepository, Place, Player, SessionManager
+from bot.sessions.repository import GameRepository
+from bot.store import open_store
+from puluc import Move, Position
+
+
+async def _random_move(position: Position, level: str, rng: random.Random) -> Move:
+    return rng.choice(position.legal_moves())
+
+
+async def _measure(repository: GameRepository, games: int) -> list[float]:
+    seeds = iter(range(1, 1_000_000))
+    manager = SessionManager(repository, picker=_random_move, seeds=lambda: next(seeds))
+    times: list[float] = []
+    for number in range(games):
+        lobby = await manager.open_lobby(Player(1, "a"), Place(1, 100 + number), GameOptions())
+        session = manager.get(lobby.game_id)
+        await session.join(Player(2, "b"))
+        await session.start(1, manager.new_seed())
+        rng = random.Random(number)
+        while session.state.status == "running":
+            state = session.state
+            mover = state.to_move
+            assert mover is not None and mover.user_id is not None
+            started = time.perf_counter()
+            await session.play(mover.user_id, rng.choice(state.legal_options()).notation, turn=state.seq)
+            times.append(time.perf_counter() - started)
+    return sorted(times)
+
+
+def _report(label: str, times: list[float]) -> None:
+    p95 = times[int(len(times) * 0.95)]
+    print(f"{label:28} {len(times):6d} moves   median {statistics.median(times) * 1000:6.2f} ms   "
+          f"p95 {p95 * 1000:6.2f} ms")
+
+
+async def main(games: int) -> None:
+    _report("in-memory repository", await _measure(InMemoryRepository(), games))
+    with tempfile.TemporaryDirectory() as directory:
+        store = await open_store(Path(directory) / "puluc.db")
+        try:
+            _report("SQLite store (fsync/commit)", await _measure(store, games))
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per repository (default 10)")
+    asyncio.run(main(parser.parse_args().games))

@@ -1,0 +1,220 @@
+"""Opening games: `/puluc new` (a lobby), `/puluc challenge`, `/puluc ai`, `/puluc cancel`, and the lobby,
+challenge and rematch buttons.
+
+Each handler checks the bot's permissions and the caller's limits first, then asks the session layer,
+then shows the result through the presenter; refusals become one ephemeral sentence (`bot.replies`).
+This module must never decide who may sit where or when a game starts: `bot.sessions` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.group import PulucCog
+from bot.game_services import GameServices, services
+from bot.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
+from bot.replies import Refusal, check_bot_permissions, report_error
+from bot.sessions import ActionResult, GameOptions, Place, Player
+from bot.sessions.errors import NoGameHere
+from bot.views.ids import ComponentId
+
+NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread")
+CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
+AI_OPTIONS = ("difficulty", "variant")
+DEFAULT_VARIANT = "bell"
+
+
+def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    return {option: option_name(command, option) for option in options}
+
+
+def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
+    return {option: option_description(command, option) for option in options}
+
+
+def player_of(user: discord.abc.User) -> Player:
+    return Player(user.id, user.display_name)
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return Place(interaction.guild_id, interaction.channel_id, isinstance(interaction.channel, discord.Thread))
+
+
+class Lobby(PulucCog):
+    """Creating, joining, starting and cancelling games."""
+
+    @property
+    def games(self) -> GameServices:
+        return services(self.bot)
+
+    # -- options ----------------------------------------------------------------------------------------
+
+    async def _options(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: str | None,
+        team_size: int,
+        setup: str | None,
+        ranked: bool | None,
+        turn_timer: int | None,
+    ) -> GameOptions:
+        """The game options: what the caller chose, else the server's and channel's settings."""
+        store = self.games.store
+        guild = await store.guild_settings(interaction.guild_id)
+        channel_ranked = await store.channel_ranked(interaction.channel_id)
+        if ranked and channel_ranked is False:
+            raise Refusal("error.ranked_off")
+        return GameOptions(
+            variant=variant or guild.default_variant or DEFAULT_VARIANT,
+            team_size=team_size,
+            setup=setup,
+            ranked=bool(channel_ranked) if ranked is None else ranked,
+            turn_timer=turn_timer or guild.turn_timer_seconds or self.games.settings.turn_timer_seconds,
+        )
+
+    def _admit_creation(self, interaction: discord.Interaction[Any], *, new_thread: bool = False) -> Place:
+        place = place_of(interaction)
+        check_bot_permissions(interaction, new_thread=new_thread)
+        self.games.cooldowns.hit(interaction.user.id)
+        return place
+
+    # -- commands ---------------------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("new"), description=command_description("new"))
+    @app_commands.rename(**_names("new", NEW_OPTIONS))
+    @app_commands.describe(**_descriptions("new", NEW_OPTIONS))
+    @app_commands.choices(variant=choices("variant"), setup=choices("setup"))
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: str | None = None,
+        team_size: app_commands.Range[int, 1, 8] = 1,
+        setup: str | None = None,
+        ranked: bool | None = None,
+        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        thread: bool = False,
+    ) -> None:
+        place = self._admit_creation(interaction, new_thread=thread)
+        options = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        options.rules()  # refuse impossible rules before anything is created
+        host = player_of(interaction.user)
+        manager = self.games.manager
+        if not thread:
+            result = await manager.open_lobby(host, place, options)
+            await self.games.presenter.post(result, interaction)
+            return
+        manager.check_can_host(host.user_id, Place(place.guild_id, 0, True))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal("error.thread_here")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = language_for(interaction.locale)
+        new_thread = await channel.create_thread(
+            name=t("lobby.thread_name", lang, name=host.name)[:100], type=discord.ChannelType.public_thread
+        )
+        result = await manager.open_lobby(host, Place(place.guild_id, new_thread.id, True), options)
+        await self.games.presenter.post(result, interaction, channel=new_thread)
+        await interaction.followup.send(t("lobby.in_thread", lang, thread=new_thread.mention), ephemeral=True)
+
+    @app_commands.command(name=command_name("challenge"), description=command_description("challenge"))
+    @app_commands.rename(**_names("challenge", CHALLENGE_OPTIONS))
+    @app_commands.describe(**_descriptions("challenge", CHALLENGE_OPTIONS))
+    @app_commands.choices(variant=choices("variant"))
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member,
+        variant: str | None = None,
+        ranked: bool | None = None,
+    ) -> None:
+        place = self._admit_creation(interaction)
+        if opponent.bot:
+            raise Refusal("error.challenge_bot")
+        options = await self._options(interaction, variant, 1, None, ranked, None)
+        result = await self.games.manager.challenge(player_of(interaction.user), player_of(opponent), place, options)
+        await self.games.presenter.post(result, interaction)
+
+    @app_commands.command(name=command_name("ai"), description=command_description("ai"))
+    @app_commands.rename(**_names("ai", AI_OPTIONS))
+    @app_commands.describe(**_descriptions("ai", AI_OPTIONS))
+    @app_commands.choices(difficulty=choices("difficulty"), variant=choices("variant"))
+    async def ai(
+        self, interaction: discord.Interaction[Any], difficulty: str = "medium", variant: str | None = None
+    ) -> None:
+        place = self._admit_creation(interaction)
+        options = await self._options(interaction, variant, 1, None, False, None)
+        # Rendering the first board can take longer than Discord's 3 seconds on a busy host.
+        await interaction.response.defer(thinking=True)
+        result = await self.games.manager.play_ai(player_of(interaction.user), place, options, difficulty)
+        await self.games.presenter.post(result, interaction)
+
+    @app_commands.command(name=command_name("cancel"), description=command_description("cancel"))
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        place = place_of(interaction)
+        session = self.games.manager.in_channel(place.channel_id)
+        if session is None:
+            raise NoGameHere(f"no game in channel {place.channel_id}")
+        moderator = bool(interaction.permissions.manage_messages)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await session.cancel(interaction.user.id, moderator=moderator)
+        await self.games.presenter.show(result)
+        await interaction.followup.send(t("lobby.cancelled", language_for(interaction.locale),
+                                          game_id=result.game_id), ephemeral=True)
+
+    # -- buttons ----------------------------------------------------------------------------------------
+
+    async def handle_component(
+        self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]
+    ) -> None:
+        try:
+            await self._handle(interaction, component)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _handle(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+        games = self.games
+        user = interaction.user
+        kind = component.kind
+        if kind == "rematch":
+            await self._rematch(interaction, component)
+            return
+        session = games.manager.get(component.game_id)
+        await interaction.response.defer()
+        result: ActionResult
+        if kind == "join":
+            result = await session.join(player_of(user), component.arg)
+        elif kind == "addai":
+            result = await session.add_ai(user.id, component.arg, "medium")
+        elif kind == "leave":
+            result = await session.leave(user.id)
+        elif kind == "start":
+            result = await session.start(user.id, games.manager.new_seed())
+        elif kind == "cancel":
+            result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
+        elif kind == "accept":
+            result = await session.accept(player_of(user), int(component.arg), games.manager.new_seed())
+        elif kind == "decline":
+            result = await session.decline(user.id, int(component.arg))
+        else:
+            raise ValueError(f"the lobby does not handle {kind} components")
+        await games.presenter.show(result, interaction)
+
+    async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+        games = self.games
+        place = self._admit_creation(interaction)
+        finished = await games.manager.finished_state(component.game_id)
+        if finished.place.channel_id != place.channel_id:
+            raise Refusal("error.stale_button")
+        await interaction.response.defer(thinking=True)
+        result = await games.manager.rematch(finished, player_of(interaction.user))
+        await games.presenter.post(result, interaction)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,96 @@
+"""Server settings: `/puluc-admin settings` (Manage Server) sets the default variant, the default turn
+timer, whether ranked games are allowed in this channel, and the language of public game messages.
+
+Discord hides a command from members without its `default_permissions` only for top-level commands, so
+the settings live in their own `/puluc-admin` group rather than under `/puluc`. This module must never
+touch games in progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game_services import services
+from bot.i18n import (
+    choices,
+    command_description,
+    command_name,
+    language_for,
+    option_description,
+    option_name,
+    t,
+)
+from bot.messages import duration, variant_title
+
+SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language")
+
+
+def _admin_text(field: str) -> app_commands.locale_str:
+    # The group is not a /puluc subcommand, so its strings live under [admin], not [cmd.*].
+    key = f"admin.{field}"
+    return app_commands.locale_str(t(key, "en"), key=key)
+
+
+class Settings(commands.Cog):
+    """Per-server and per-channel defaults for new games."""
+
+    admin = app_commands.Group(
+        name=_admin_text("name"),
+        description=_admin_text("desc"),
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @admin.command(name=command_name("settings"), description=command_description("settings"))
+    @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
+    @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        default_variant: str | None = None,
+        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        ranked: bool | None = None,
+        language: str | None = None,
+    ) -> None:
+        games = services(self.bot)
+        store = games.store
+        guild_id = interaction.guild_id
+        channel_id = interaction.channel_id
+        assert guild_id is not None and channel_id is not None  # guild_only
+        changes: dict[str, Any] = {}
+        if default_variant is not None:
+            changes["default_variant"] = default_variant
+        if turn_timer is not None:
+            changes["turn_timer_seconds"] = turn_timer
+        if language is not None:
+            changes["locale"] = None if language == "auto" else language
+        current = await store.update_guild_settings(guild_id, **changes) if changes else (
+            await store.guild_settings(guild_id))
+        if ranked is not None:
+            await store.set_channel_ranked(guild_id, channel_id, ranked)
+        if language is not None:
+            games.presenter.forget_language(guild_id)
+        channel_ranked = await store.channel_ranked(channel_id)
+        lang = language_for(interaction.locale)
+        summary = t(
+            "settings.summary", lang,
+            variant=variant_title(current.default_variant or "bell", lang),
+            timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
+            ranked=t("settings.on" if channel_ranked else "settings.off", lang),
+            language=t(f"choice.language.{current.locale or 'auto'}", lang),
+        )
+        key = "settings.saved" if changes or ranked is not None else "settings.current"
+        await interaction.response.send_message(t(key, lang, summary=summary), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Settings(bot))

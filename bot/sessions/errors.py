@@ -1,0 +1,110 @@
+"""Why a game action was refused: one exception class per reason, each naming its message key.
+
+The session layer raises these; the cogs turn `error.key` and `error.params` into one friendly, translated
+sentence (`bot.i18n.t`). The exception text itself is for logs. This module must never import discord or
+format user-facing text.
+"""
+
+from __future__ import annotations
+
+
+class SessionError(ValueError):
+    """An action the game refuses. `key` is the i18n message key, `params` fill its placeholders."""
+
+    key = "error.internal"
+
+    def __init__(self, detail: str, **params: object) -> None:
+        super().__init__(detail)
+        self.params: dict[str, object] = params
+
+
+class GameNotFound(SessionError):
+    key = "error.game_finished"
+
+
+class NoGameHere(SessionError):
+    key = "error.no_game_here"
+
+
+class ChannelBusy(SessionError):
+    """A game already runs (or waits in a lobby) in this channel or thread."""
+
+    key = "error.game_running"
+
+    def __init__(self, detail: str, *, game_id: int, channel_id: int, message_id: int | None) -> None:
+        super().__init__(detail)
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.message_id = message_id
+
+
+class TooManyGames(SessionError):
+    key = "error.too_many_games"
+
+
+class GameOver(SessionError):
+    key = "error.game_finished"
+
+
+class NotStarted(SessionError):
+    key = "error.not_started"
+
+
+class AlreadyStarted(SessionError):
+    key = "error.already_started"
+
+
+class StaleAction(SessionError):
+    """The button was made for an earlier position of the game."""
+
+    key = "error.stale_button"
+
+
+class NotAPlayer(SessionError):
+    key = "error.not_a_player"
+
+
+class NotYourTurn(SessionError):
+    key = "error.not_your_turn"
+
+
+class SeatPlayedByAI(SessionError):
+    key = "error.seat_taken_over"
+
+
+class IllegalMoveError(SessionError):
+    key = "error.illegal_move"
+
+
+class HostOnly(SessionError):
+    key = "error.host_only"
+
+
+class AlreadySeated(SessionError):
+    key = "error.already_seated"
+
+
+class TeamFull(SessionError):
+    key = "error.team_full"
+
+
+class SeatsEmpty(SessionError):
+    key = "error.seats_empty"
+
+
+class NotInvited(SessionError):
+    key = "error.not_invited"
+
+
+class SelfChallenge(SessionError):
+    key = "error.challenge_self"
+
+
+class HintNotAllowed(SessionError):
+    key = "error.hint_ranked"
+
+
+class InvalidOptions(SessionError):
+    """The game options do not make a valid set of rules (the engine's reason is in `params['reason']`)."""
+
+    key = "error.invalid_rules"

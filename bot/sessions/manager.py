@@ -1,0 +1,265 @@
+"""All live game sessions of the bot: creating games, finding them by id or channel, reloading them at
+start-up, and firing their deadlines (AI pauses and turn timers).
+
+Limits that span games live here: one open game per channel or thread, and at most `max_open_per_host`
+open lobbies or games per host. Results of timer-driven actions (AI moves, time-outs) go to the listeners
+the bot registers, since no interaction is waiting for them. This module must never import discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChallenge, TooManyGames
+from bot.sessions.reload import CorruptGame, state_from_log
+from bot.sessions.repository import GameRepository
+from bot.sessions.results import ActionResult, Joined
+from bot.sessions.session import Clock, GameSession, MovePicker
+from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
+from bot.sessions.timers import DeadlineScheduler
+from bot.store_types import SeatSpec
+from puluc import Move, Position
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ActionResult], Awaitable[None]]
+
+
+def system_seed() -> int:
+    """A fresh game seed; 63 bits so it fits SQLite's signed INTEGER."""
+    return random.SystemRandom().getrandbits(63)
+
+
+def engine_picker(budget_ms: int) -> MovePicker:
+    """The real AI (`puluc.ai.choose_move`), run in a worker thread so the event loop never blocks."""
+
+    async def pick(position: Position, level: str, rng: random.Random) -> Move:
+        from puluc.ai import choose_move
+
+        return await asyncio.to_thread(choose_move, position, level, rng, budget_ms)
+
+    return pick
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_open_per_host: int = 3
+    ai_delay: float = 1.0
+
+
+class SessionManager:
+    """Owns every open session. Create games here; act on a game through `get(game_id)`'s methods."""
+
+    def __init__(
+        self,
+        repository: GameRepository,
+        *,
+        picker: MovePicker,
+        clock: Clock = time.time,
+        seeds: Callable[[], int] = system_seed,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.repository = repository
+        self._picker = picker
+        self._clock = clock
+        self.seeds = seeds  # where game seeds come from; replaceable for reproducible games (tests, demos)
+        self.limits = limits
+        self._sessions: dict[int, GameSession] = {}
+        self._listeners: list[Listener] = []
+        self._create_lock = asyncio.Lock()
+        self.deadlines = DeadlineScheduler(clock, self._fire)
+        self._loop_task: asyncio.Task[None] | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------------------
+
+    async def load(self) -> int:
+        """Rebuild every open game from the repository; return how many were loaded."""
+        loaded = 0
+        for stored in await self.repository.open_games():
+            try:
+                state = state_from_log(stored)
+            except CorruptGame:
+                log.exception("game %d cannot be reloaded; it stays in the database untouched", stored.game.game_id)
+                continue
+            self._add(state)
+            loaded += 1
+        log.info("reloaded %d open games", loaded)
+        return loaded
+
+    def start_timers(self) -> None:
+        """Start the deadline loop (idempotent)."""
+        if self._loop_task is None or self._loop_task.done():
+            self._loop_task = asyncio.get_running_loop().create_task(self.deadlines.run(), name="puluc-deadlines")
+
+    async def stop_timers(self) -> None:
+        task, self._loop_task = self._loop_task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    def add_listener(self, listener: Listener) -> None:
+        """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
+        self._listeners.append(listener)
+
+    # -- finding games ----------------------------------------------------------------------------------
+
+    def get(self, game_id: int) -> GameSession:
+        """The open session of a game; GameNotFound when it is over (or never existed)."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            raise GameNotFound(f"no open game {game_id}")
+        return session
+
+    def in_channel(self, channel_id: int) -> GameSession | None:
+        """The open game in this channel or thread, if any."""
+        return next((s for s in self._sessions.values() if s.state.place.channel_id == channel_id), None)
+
+    def open_count(self, host_id: int) -> int:
+        return sum(1 for s in self._sessions.values() if s.state.host_id == host_id)
+
+    @property
+    def sessions(self) -> tuple[GameSession, ...]:
+        return tuple(self._sessions.values())
+
+    # -- creating games ---------------------------------------------------------------------------------
+
+    async def open_lobby(self, host: Player, place: Place, options: GameOptions) -> ActionResult:
+        """A lobby with the host in A1; others join with `get(id).join`, the host starts it."""
+        options.rules()
+        async with self._create_lock:
+            self.check_can_host(host.user_id, place)
+            state = await self._create(host, place, options, [SeatState("A1", host.name, user_id=host.user_id)])
+        return ActionResult(state, None, (Joined("A1", host.name),))
+
+    async def challenge(self, host: Player, opponent: Player, place: Place, options: GameOptions) -> ActionResult:
+        """A 1 v 1 invitation: the host in A1, waiting for `opponent` to accept."""
+        if opponent.user_id == host.user_id:
+            raise SelfChallenge(f"user {host.user_id} challenged themselves")
+        one_v_one = GameOptions(options.variant, 1, options.setup, options.ranked, options.turn_timer)
+        one_v_one.rules()
+        async with self._create_lock:
+            self.check_can_host(host.user_id, place)
+            state = await self._create(host, place, one_v_one, [SeatState("A1", host.name, user_id=host.user_id)],
+                                       invited_id=opponent.user_id)
+        return ActionResult(state, None, (Joined("A1", host.name),))
+
+    async def play_ai(self, player: Player, place: Place, options: GameOptions, level: str) -> ActionResult:
+        """A casual 1 v 1 against the AI, started at once."""
+        casual = GameOptions(options.variant, 1, options.setup, False, options.turn_timer)
+        casual.rules()
+        async with self._create_lock:
+            self.check_can_host(player.user_id, place)
+            seats = [SeatState("A1", player.name, user_id=player.user_id),
+                     SeatState("B1", f"AI ({level})", ai_level=level)]
+            state = await self._create(player, place, casual, seats)
+        return await self.get(state.game_id).start(player.user_id, self.seeds())
+
+    async def rematch(self, finished: GameState, player: Player) -> ActionResult:
+        """A new lobby with the same options, the caller in their old seat and the same AI seats; it starts
+        at once when that fills every seat (a game against the AI)."""
+        old = finished.seat_of(player.user_id)
+        if old is None:
+            raise NotAPlayer(f"user {player.user_id} did not play game {finished.game_id}")
+        options = GameOptions(finished.variant, finished.rules.team_size, finished.rules.setup,
+                              finished.ranked, finished.turn_timer)
+        seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
+        seats += [s for s in finished.seats if s.ai_level is not None]
+        async with self._create_lock:
+            self.check_can_host(player.user_id, finished.place)
+            state = await self._create(player, finished.place, options, seats)
+        if state.free_seats():
+            return ActionResult(state, None, tuple(Joined(s.seat, s.name, s.ai_level) for s in state.seats))
+        return await self.get(state.game_id).start(player.user_id, self.seeds())
+
+    async def finished_state(self, game_id: int) -> GameState:
+        """A game read back from the repository (for rematch and replay of finished games)."""
+        session = self._sessions.get(game_id)
+        if session is not None:
+            return session.state
+        try:
+            return state_from_log(await self.repository.game_log(game_id))
+        except ValueError as exc:
+            raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
+
+    def new_seed(self) -> int:
+        return self.seeds()
+
+    # -- internals --------------------------------------------------------------------------------------
+
+    def check_can_host(self, user_id: int, place: Place) -> None:
+        """Raise ChannelBusy or TooManyGames when this user may not open a game here now."""
+        busy = self.in_channel(place.channel_id)
+        if busy is not None:
+            s = busy.state
+            raise ChannelBusy(f"game {s.game_id} is open in channel {place.channel_id}", game_id=s.game_id,
+                              channel_id=s.place.channel_id, message_id=s.message_id)
+        limit = self.limits.max_open_per_host
+        if self.open_count(user_id) >= limit:
+            raise TooManyGames(f"user {user_id} hosts {limit} open games", limit=limit)
+
+    async def _create(
+        self,
+        host: Player,
+        place: Place,
+        options: GameOptions,
+        seats: list[SeatState],
+        invited_id: int | None = None,
+    ) -> GameState:
+        rules = options.rules()
+        specs = [
+            SeatSpec(s.seat, s.name, user_id=s.user_id,
+                     ai_level=None if s.ai_level is None else ai_level_number(s.ai_level))
+            for s in seats
+        ]
+        game_id = await self.repository.create_game(
+            guild_id=place.guild_id, channel_id=place.channel_id, host_id=host.user_id, variant=options.variant,
+            rules=rules.to_dict(), turn_timer_seconds=options.turn_timer, ranked=options.ranked,
+            in_thread=place.in_thread, seats=specs,
+        )
+        state = GameState(
+            game_id=game_id, place=place, host_id=host.user_id, variant=options.variant, rules=rules,
+            ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
+            seats=tuple(sorted(seats, key=lambda s: rules.seats.index(s.seat))), invited_id=invited_id,
+        )
+        self._add(state)
+        return state
+
+    def _add(self, state: GameState) -> GameSession:
+        session = GameSession(state, self.repository, clock=self._clock, picker=self._picker,
+                              ai_delay=self.limits.ai_delay, on_change=self._changed)
+        self._sessions[state.game_id] = session
+        self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
+        return session
+
+    def _changed(self, result: ActionResult) -> None:
+        state = result.state
+        if state.is_open:
+            self.deadlines.set(state.game_id, state.deadline)
+        else:
+            self.deadlines.set(state.game_id, None)
+            self._sessions.pop(state.game_id, None)
+
+    async def _fire(self, game_id: int) -> None:
+        session = self._sessions.get(game_id)
+        if session is None:
+            return
+        result = await session.on_deadline(self._clock())
+        if result is None:
+            if session.state.status == "running":
+                self.deadlines.set(game_id, session.state.deadline)
+            return
+        for listener in self._listeners:
+            try:
+                await listener(result)
+            except Exception:
+                # Showing the result failed (Discord down, message deleted); the game itself moved on.
+                log.exception("a listener failed to show game %d", game_id)
+
+    async def fire_due(self) -> list[int]:
+        """Fire every deadline that has passed now (one pass of the timer loop; tests call this)."""
+        return await self.deadlines.run_due()

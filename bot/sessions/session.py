@@ -1,0 +1,393 @@
+"""One game's session: takes actions (join, start, move, resign, a deadline passing...) and returns results.
+
+Every action runs under the game's lock: check it is allowed, build the new state, save it (one
+transaction: the move, the next player's automatic throw and any passed turns together), and only then
+swap the new state in, so a failed save changes nothing. A refused action raises a `SessionError` naming
+the message key the cogs show. This module must never import discord, render images or read settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from bot.sessions.checks import (
+    free_seat,
+    mover,
+    require_lobby,
+    require_running,
+    seat_for_newcomer,
+    with_seat,
+)
+from bot.sessions.errors import (
+    GameOver,
+    HintNotAllowed,
+    HostOnly,
+    IllegalMoveError,
+    NotAPlayer,
+    NotInvited,
+    SeatsEmpty,
+    StaleAction,
+)
+from bot.sessions.play import (
+    Draft,
+    ai_rng,
+    kills_by_seat,
+    other_team,
+    play_move,
+    throw_for_turns,
+    throw_off_codes,
+)
+from bot.sessions.repository import GameRepository
+from bot.sessions.results import (
+    ActionResult,
+    Cancelled,
+    Finished,
+    Happening,
+    Joined,
+    Left,
+    Resigned,
+    Started,
+    TakenOver,
+    TimedOut,
+)
+from bot.sessions.state import (
+    MAX_TIMEOUTS,
+    TIMEOUT_LEVEL,
+    EndReason,
+    GameState,
+    MoveOption,
+    Player,
+    SeatState,
+    ai_level_number,
+)
+from bot.store_types import DuplicateEvent, EventGap, GameStateError, SeatSpec
+from puluc import IllegalMove, Move, Position, throw_off
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+# Chooses a move for `position` at a strength ("easy", "medium", "hard"); the manager runs the AI in a
+# worker thread behind this.
+MovePicker = Callable[[Position, str, random.Random], Awaitable[Move]]
+ChangeListener = Callable[[ActionResult], None]
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """The store's refusals, in the players' terms: somebody acted first, or the game already ended."""
+    try:
+        yield
+    except (DuplicateEvent, EventGap) as exc:
+        raise StaleAction(str(exc)) from exc
+    except GameStateError as exc:
+        raise GameOver(str(exc)) from exc
+
+
+class GameSession:
+    """The live session of one game. Read `state`; change it only through the action methods."""
+
+    def __init__(
+        self,
+        state: GameState,
+        repository: GameRepository,
+        *,
+        clock: Clock,
+        picker: MovePicker,
+        ai_delay: float,
+        on_change: ChangeListener | None = None,
+    ) -> None:
+        self._state = state
+        self._repo = repository
+        self._clock = clock
+        self._picker = picker
+        self._ai_delay = ai_delay
+        self._on_change = on_change
+        self._lock = asyncio.Lock()
+
+    @property
+    def state(self) -> GameState:
+        return self._state
+
+    @property
+    def game_id(self) -> int:
+        return self._state.game_id
+
+    # -- lobby --------------------------------------------------------------------------------------------
+
+    async def join(self, player: Player, team: str | None = None) -> ActionResult:
+        """Sit `player` in the first free seat (of `team`, when given)."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            seat = seat_for_newcomer(state, player, team)
+            with _storage_errors():
+                await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
+            new = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
+            return self._commit(new, state, [Joined(seat, player.name)])
+
+    async def add_ai(self, user_id: int, team: str, level: str = "medium") -> ActionResult:
+        """A seated player fills the first free seat of `team` with the AI."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            if state.seat_of(user_id) is None:
+                raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
+            seat = free_seat(state, team)
+            name = f"AI ({level})"
+            with _storage_errors():
+                await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
+            new = with_seat(state, SeatState(seat, name, ai_level=level))
+            return self._commit(new, state, [Joined(seat, name, level)])
+
+    async def leave(self, user_id: int) -> ActionResult:
+        """Leave the lobby; the host leaving closes it."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            seat = state.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
+            if user_id == state.host_id:
+                return await self._cancel(state, user_id, "host")
+            with _storage_errors():
+                await self._repo.remove_seat(state.game_id, seat.seat)
+            new = replace(state, seats=tuple(s for s in state.seats if s.seat != seat.seat))
+            return self._commit(new, state, [Left(seat.seat, seat.name)])
+
+    async def start(self, user_id: int, seed: int) -> ActionResult:
+        """The host starts a full lobby: throw-off, then the first player's throw."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            if user_id != state.host_id:
+                raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+            return await self._start(state, seed, [])
+
+    async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
+        """The challenged member takes seat B1 and the game starts."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            if player.user_id != invited_id or player.user_id == state.host_id:
+                raise NotInvited(f"user {player.user_id} was not invited to game {state.game_id}")
+            seat = seat_for_newcomer(state, player, "B")
+            with _storage_errors():
+                await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
+            seated = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
+            self._state = seated
+            return await self._start(seated, seed, [Joined(seat, player.name)], previous=state)
+
+    async def decline(self, user_id: int, invited_id: int) -> ActionResult:
+        """The challenged member (or the challenger, withdrawing) turns the invitation down."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            if user_id not in (invited_id, state.host_id):
+                raise NotInvited(f"user {user_id} was not invited to game {state.game_id}")
+            return await self._cancel(state, user_id, "declined")
+
+    # -- play -----------------------------------------------------------------------------------------------
+
+    async def play(self, user_id: int, move_text: str, turn: int | None = None) -> ActionResult:
+        """The player to move plays `move_text` (RULES.md notation). `turn` is the event number the button
+        was made for; a different one means the button is stale. None (typed moves) skips that check."""
+        async with self._lock:
+            state = require_running(self._state)
+            if turn is not None and turn != state.seq:
+                raise StaleAction(f"button for event {turn}, game {state.game_id} is at {state.seq}")
+            seat = mover(state, user_id)
+            try:
+                move = Move.parse(move_text.strip())
+            except ValueError:
+                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from None
+            draft = Draft(state)
+            if seat.timeouts:
+                draft.set_timeouts(seat, 0)
+            try:
+                play_move(draft, seat.seat, move, "player")
+            except IllegalMove as exc:
+                raise IllegalMoveError(str(exc), move=str(move)) from None
+            throw_for_turns(draft)
+            return await self._persist(draft, state)
+
+    async def resign(self, user_id: int) -> ActionResult:
+        """A player gives the game up for their team."""
+        async with self._lock:
+            state = require_running(self._state)
+            seat = state.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer(f"user {user_id} does not play in game {state.game_id}")
+            draft = Draft(state)
+            draft.record("resign", {"seat": seat.seat})
+            draft.happenings.append(Resigned(seat.seat))
+            return await self._persist(draft, state, forfeit=(other_team(seat.team), "resign"))
+
+    async def cancel(self, user_id: int, *, moderator: bool = False) -> ActionResult:
+        """The host (or a moderator) calls the game off; nobody wins and nothing is rated."""
+        async with self._lock:
+            state = self._state
+            if not state.is_open:
+                raise GameOver(f"game {state.game_id} is {state.status}")
+            if user_id != state.host_id and not moderator:
+                raise HostOnly(f"user {user_id} may not cancel game {state.game_id}")
+            return await self._cancel(state, user_id, "host" if user_id == state.host_id else "moderator")
+
+    async def on_deadline(self, now: float) -> ActionResult | None:
+        """Run what is due: an AI seat's move, or the move of a player whose time ran out. None when
+        nothing is due (the deadline moved, or the game ended, since it was scheduled)."""
+        async with self._lock:
+            state = self._state
+            if state.status != "running" or state.deadline is None or state.deadline > now:
+                return None
+            assert state.position is not None and state.seed is not None
+            draft = Draft(state)
+            if state.position.must_throw:  # a start-up or save that stopped before the throw
+                throw_for_turns(draft)
+                return await self._persist(draft, state)
+            seat = state.to_move
+            assert seat is not None
+            if seat.played_by_ai:
+                move = await self._pick(draft.position, seat.level, state.seed, state.seq)
+                play_move(draft, seat.seat, move, "ai")
+                throw_for_turns(draft)
+                return await self._persist(draft, state)
+            return await self._time_out(draft, seat, state)
+
+    async def suggest(self, user_id: int) -> MoveOption:
+        """A move the AI would play for the caller (casual games only)."""
+        state = require_running(self._state)
+        if state.ranked:
+            raise HintNotAllowed(f"game {state.game_id} is ranked")
+        mover(state, user_id)
+        assert state.position is not None and state.seed is not None
+        move = await self._pick(state.position, "hard", state.seed, state.seq)
+        return MoveOption(move, state.position.move_effect(move))
+
+    def options_for(self, user_id: int) -> list[MoveOption]:
+        """The caller's legal moves, or none when it is not their turn."""
+        state = self._state
+        mover = state.to_move
+        if mover is None or mover.user_id != user_id or mover.taken_over:
+            return []
+        return state.legal_options()
+
+    async def set_message(self, message_id: int | None, *, in_thread: bool | None = None) -> None:
+        """Remember which message shows the game now."""
+        async with self._lock:
+            state = self._state
+            await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
+            place = state.place if in_thread is None else replace(state.place, in_thread=in_thread)
+            self._state = replace(state, message_id=message_id, place=place)
+
+    # -- internals ----------------------------------------------------------------------------------------
+
+    async def _start(
+        self, state: GameState, seed: int, happenings: list[Happening], previous: GameState | None = None
+    ) -> ActionResult:
+        if state.free_seats():
+            raise SeatsEmpty(f"game {state.game_id} has empty seats {state.free_seats()}")
+        off = throw_off(random.Random(seed), state.rules.sticks)
+        start = Position.start(state.rules, off.first)
+        now = self._clock()
+        with _storage_errors():
+            await self._repo.start_game(
+                state.game_id, first_team=off.first, throw_off=throw_off_codes(off.rounds), seed=seed,
+                snapshot_ppn=start.to_ppn(), turn_deadline=now,
+            )
+        # Running from here on, even if saving the first throw fails: the deadline (now) retries it.
+        running = replace(state, status="running", seed=seed, first=off.first, throw_off=off.rounds,
+                          position=start, seq=0, deadline=now, invited_id=None)
+        self._state = running
+        draft = Draft(running, happenings=[*happenings, Started(off.first, off.rounds)])
+        throw_for_turns(draft)
+        try:
+            return await self._persist(draft, previous or state)
+        except Exception:
+            self._commit(running, previous or state, draft.happenings[: len(happenings) + 1])
+            raise
+
+    async def _cancel(self, state: GameState, user_id: int, by: str) -> ActionResult:
+        with _storage_errors():
+            await self._repo.cancel_game(state.game_id, {"by": by})
+        seq = state.seq + 1 if state.status == "running" else state.seq
+        new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=seq)
+        return self._commit(new, state, [Cancelled(user_id)])
+
+    async def _time_out(self, draft: Draft, seat: SeatState, previous: GameState) -> ActionResult:
+        count = seat.timeouts + 1
+        seat = draft.set_timeouts(seat, count)
+        draft.record("timeout", {"seat": seat.seat, "count": count})
+        draft.happenings.append(TimedOut(seat.seat, count))
+        by: str = "timer"
+        if count >= MAX_TIMEOUTS:
+            if previous.rules.team_size == 1:
+                return await self._persist(draft, previous, forfeit=(other_team(seat.team), "timeout"))
+            seat = draft.take_over(seat)
+            draft.record("ai_takeover", {"seat": seat.seat})
+            draft.happenings.append(TakenOver(seat.seat))
+            by = "ai"
+        assert previous.seed is not None
+        # The absent player's whole turn is played (both throws in the traditional setup).
+        while not draft.position.is_over and draft.position.pending and draft.position.to_move == seat.seat:
+            move = await self._pick(draft.position, TIMEOUT_LEVEL, previous.seed, draft.state.seq)
+            play_move(draft, seat.seat, move, "timer" if by == "timer" else "ai")
+        throw_for_turns(draft)
+        return await self._persist(draft, previous)
+
+    async def _pick(self, position: Position, level: str, seed: int, seq: int) -> Move:
+        legal = position.legal_moves()
+        try:
+            move = await self._picker(position, level, ai_rng(seed, seq))
+        except Exception:
+            # A broken AI must not stall a game: log it and play the first legal move instead.
+            log.exception("the AI failed to choose a move; playing the first legal move")
+            return legal[0]
+        if move not in legal:
+            log.error("the AI chose %s, which is not legal; playing the first legal move", move)
+            return legal[0]
+        return move
+
+    def _deadline_for(self, state: GameState) -> float | None:
+        seat = state.to_move
+        if seat is None or state.position is None:
+            return None
+        now = self._clock()
+        if state.position.must_throw or seat.played_by_ai:
+            return now + self._ai_delay
+        return now + state.turn_timer
+
+    async def _persist(
+        self, draft: Draft, previous: GameState, *, forfeit: tuple[str, EndReason] | None = None
+    ) -> ActionResult:
+        state = draft.state
+        pos = draft.position
+        first_seq = state.seq - len(draft.events) + 1
+        if forfeit is None and not pos.is_over:
+            deadline = self._deadline_for(state)
+            with _storage_errors():
+                await self._repo.append_events(
+                    state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
+                    turn_deadline=deadline, timeouts=draft.timeouts or None,
+                )
+            return self._commit(replace(state, deadline=deadline), previous, draft.happenings)
+        if forfeit is not None:
+            winner: str | None
+            winner, reason = forfeit
+            scores = pos.scores()
+        else:
+            outcome = pos.outcome()
+            assert outcome is not None
+            winner, scores, reason = outcome.winner, outcome.scores, "normal"
+        with _storage_errors():
+            report = await self._repo.finish_game(
+                state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
+                events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
+            )
+        final = replace(state, status="finished", winner=winner, scores=scores, end_reason=reason, deadline=None)
+        return self._commit(final, previous, [*draft.happenings, Finished(winner, scores, reason, report)])
+
+    def _commit(self, new: GameState, previous: GameState, happenings: list[Happening]) -> ActionResult:
+        self._state = new
+        result = ActionResult(new, previous, tuple(happenings))
+        if self._on_change is not None:
+            self._on_change(result)
+        return result
