@@ -218,7 +218,7 @@ class Position:
     def is_over(self) -> bool:
         over = self._over
         if over is None:
-            over = self._over = self._out() != (False, False)
+            over = self._over = _any_team_out(self._board, self._home)
         return over
 
     def stack_at(self, cell: int) -> Stack | None:
@@ -278,14 +278,7 @@ class Position:
 
     def _out(self) -> tuple[bool, bool]:
         """Whether team A / team B is out: no piece at home and none on top of a stack."""
-        out = [True, True]
-        for s in self._board:
-            if s is not None:
-                out[s[1] & 1] = False
-        for i, h in enumerate(self._home):
-            if h:
-                out[i & 1] = False
-        return out[0], out[1]
+        return _teams_out(self._board, self._home)
 
     # -- moves --------------------------------------------------------------------------------------
 
@@ -442,10 +435,17 @@ class Position:
                 board[dest] = (d,) + moving[1:] + target[1:]
         pending = list(self._pending)
         pending.remove(move[0])
-        pos = Position._make(
-            t, tuple(board), home, kills, killed, gone, turn, tuple(pending), (move, moving, src, plan, target)
-        )
-        if pos.is_over or (pending and pos._legal()):
+        new_board = tuple(board)
+        last = (move, moving, src, plan, target)
+        over = _any_team_out(new_board, home)
+        if not pending and not over:
+            # The common case: the turn's only throw is used, so go straight to the next seat.
+            pos = Position._make(t, new_board, home, kills, killed, gone, (turn + 1) % t.seats, (), last)
+            pos._over = False
+            return pos
+        pos = Position._make(t, new_board, home, kills, killed, gone, turn, tuple(pending), last)
+        pos._over = over
+        if over or pos._legal():
             return pos
         return pos._pass_turn()
 
@@ -524,6 +524,22 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.to_ppn()!r})"
+
+
+def _teams_out(board: tuple[RawStack | None, ...], home: tuple[int, ...]) -> tuple[bool, bool]:
+    out = [True, True]
+    for s in board:
+        if s is not None:
+            out[s[1] & 1] = False
+    for i, h in enumerate(home):
+        if h:
+            out[i & 1] = False
+    return out[0], out[1]
+
+
+def _any_team_out(board: tuple[RawStack | None, ...], home: tuple[int, ...]) -> bool:
+    a, b = _teams_out(board, home)
+    return a or b
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
