@@ -43,6 +43,8 @@ from bot.store_types import (
     Unchanged,
     UnknownEventKind,
     UnsupportedDatabaseUrl,
+    run,
+    run_many,
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///data/puluc.db"
@@ -61,8 +63,7 @@ def parse_database_url(url: str) -> Path:
     # urlsplit reads "sqlite:/x.db" and "sqlite:///x.db" alike; only the second is a relative path.
     if parts.netloc or not url.startswith("sqlite:///") or len(parts.path) < 2:
         raise UnsupportedDatabaseUrl(
-            "DATABASE_URL needs three slashes and a file: sqlite:///relative/path.db or "
-            "sqlite:////absolute/path.db"
+            "DATABASE_URL needs three slashes and a file: sqlite:///relative/path.db or sqlite:////absolute/path.db"
         )
     if parts.query or parts.fragment:
         raise UnsupportedDatabaseUrl("DATABASE_URL takes no ?query or #fragment; give only the file path")
@@ -98,13 +99,13 @@ async def open_store(path: Path, *, clock: Clock = time.time) -> Store:
     reader = await aiosqlite.connect(path, isolation_level=None)
     for conn in (writer, reader):
         conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-        await conn.execute("PRAGMA foreign_keys = ON")
+        await run(conn, f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        await run(conn, "PRAGMA foreign_keys = ON")
         # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of this process, but a commit may
         # be lost on power failure. We answer "your move is in" only after the commit, so the fsync per
         # commit is the price of keeping that promise; moves are rare enough that it costs nothing visible.
-        await conn.execute("PRAGMA synchronous = FULL")
-    await reader.execute("PRAGMA query_only = ON")
+        await run(conn, "PRAGMA synchronous = FULL")
+    await run(reader, "PRAGMA query_only = ON")
     return Store(path, writer, reader, clock)
 
 
@@ -115,9 +116,7 @@ class Store(LadderQueries):
     use a second, read-only connection, so they see only committed data and never wait for a write.
     """
 
-    def __init__(
-        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock
-    ) -> None:
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
@@ -127,33 +126,33 @@ class Store(LadderQueries):
 
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:
-            await self._writer.execute("PRAGMA optimize")  # refresh planner statistics where they went stale
+            await run(self._writer, "PRAGMA optimize")  # refresh planner statistics where they went stale
             await self._reader.close()
             await self._writer.close()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            await run(self._writer, "BEGIN IMMEDIATE")
             try:
                 yield self._writer
-                await self._writer.execute("COMMIT")
+                await run(self._writer, "COMMIT")
             except BaseException:
                 # Shielded so a cancelled task still rolls back before the lock is released (a failed
                 # COMMIT may already have ended the transaction).
                 if self._writer.in_transaction:
-                    await asyncio.shield(self._writer.execute("ROLLBACK"))
+                    await asyncio.shield(run(self._writer, "ROLLBACK"))
                 raise
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         async with self._read_lock:
-            await self._reader.execute("BEGIN")
+            await run(self._reader, "BEGIN")
             try:
                 yield self._reader
             finally:
-                await asyncio.shield(self._reader.execute("COMMIT"))
+                await asyncio.shield(run(self._reader, "COMMIT"))
 
     # --- health ---------------------------------------------------------------------------------------
 
@@ -175,10 +174,12 @@ class Store(LadderQueries):
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?",
-                (guild_id,),
-            ))
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?",
+                    (guild_id,),
+                )
+            )
         if not rows:
             return GuildSettings(guild_id, None, None, None)
         return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
@@ -196,23 +197,29 @@ class Store(LadderQueries):
             raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
         async with self._write() as db:
             await self._ensure_guild(db, guild_id)
-            row = next(iter(await db.execute_fetchall(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", (guild_id,)
-            )))
+            row = next(
+                iter(
+                    await db.execute_fetchall(
+                        "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", (guild_id,)
+                    )
+                )
+            )
             new = GuildSettings(
                 guild_id,
                 row[0] if default_variant is UNCHANGED else default_variant,
                 row[1] if turn_timer_seconds is UNCHANGED else turn_timer_seconds,
                 row[2] if locale is UNCHANGED else locale,
             )
-            await db.execute(
+            await run(
+                db,
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
                 (new.default_variant, new.turn_timer_seconds, new.locale, guild_id),
             )
         return new
 
     async def _ensure_guild(self, db: aiosqlite.Connection, guild_id: int) -> None:
-        await db.execute(
+        await run(
+            db,
             "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
             (guild_id, self._clock()),
         )
@@ -221,10 +228,11 @@ class Store(LadderQueries):
         """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
         async with self._write() as db:
             if ranked is None:
-                await db.execute("DELETE FROM channel_settings WHERE channel_id = ?", (channel_id,))
+                await run(db, "DELETE FROM channel_settings WHERE channel_id = ?", (channel_id,))
                 return
             await self._ensure_guild(db, guild_id)
-            await db.execute(
+            await run(
+                db,
                 "INSERT INTO channel_settings (channel_id, guild_id, ranked) VALUES (?, ?, ?) "
                 "ON CONFLICT (channel_id) DO UPDATE SET ranked = excluded.ranked",
                 (channel_id, guild_id, int(ranked)),
@@ -233,9 +241,9 @@ class Store(LadderQueries):
     async def channel_ranked(self, channel_id: int) -> bool | None:
         """The channel's ranked override, or None when the channel has none."""
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT ranked FROM channel_settings WHERE channel_id = ?", (channel_id,)
-            ))
+            rows = list(
+                await db.execute_fetchall("SELECT ranked FROM channel_settings WHERE channel_id = ?", (channel_id,))
+            )
         return bool(rows[0][0]) if rows else None
 
     async def touch_player(self, user_id: int, display_name: str) -> None:
@@ -245,7 +253,8 @@ class Store(LadderQueries):
 
     async def _upsert_player(self, db: aiosqlite.Connection, user_id: int, display_name: str) -> None:
         now = self._clock()
-        await db.execute(
+        await run(
+            db,
             "INSERT INTO players (user_id, display_name, last_active, created_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
             "last_active = excluded.last_active",
@@ -273,12 +282,24 @@ class Store(LadderQueries):
         async with self._write() as db:
             if guild_id is not None:
                 await self._ensure_guild(db, guild_id)
-            cursor = await db.execute(
+            cursor = await run(
+                db,
                 "INSERT INTO games (guild_id, channel_id, in_thread, message_id, status, host_id, ranked, "
                 "variant, rules_json, turn_timer_seconds, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, int(in_thread), message_id, host_id, int(ranked), variant,
-                 _dumps(dict(rules)), turn_timer_seconds, now, now),
+                (
+                    guild_id,
+                    channel_id,
+                    int(in_thread),
+                    message_id,
+                    host_id,
+                    int(ranked),
+                    variant,
+                    _dumps(dict(rules)),
+                    turn_timer_seconds,
+                    now,
+                    now,
+                ),
             )
             game_id = cast(int, cursor.lastrowid)
             for spec in seats:
@@ -288,7 +309,8 @@ class Store(LadderQueries):
     async def _put_seat(self, db: aiosqlite.Connection, game_id: int, spec: SeatSpec) -> None:
         if spec.user_id is not None:
             await self._upsert_player(db, spec.user_id, spec.display_name)
-        await db.execute(
+        await run(
+            db,
             "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
             "ai_level = excluded.ai_level, display_name = excluded.display_name",
@@ -296,9 +318,7 @@ class Store(LadderQueries):
         )
 
     async def _status(self, db: aiosqlite.Connection, game_id: int) -> tuple[str, int]:
-        rows = list(await db.execute_fetchall(
-            "SELECT status, last_seq FROM games WHERE game_id = ?", (game_id,)
-        ))
+        rows = list(await db.execute_fetchall("SELECT status, last_seq FROM games WHERE game_id = ?", (game_id,)))
         if not rows:
             raise GameNotFound(f"there is no game {game_id}")
         return rows[0][0], rows[0][1]
@@ -323,19 +343,19 @@ class Store(LadderQueries):
     async def remove_seat(self, game_id: int, seat: str) -> None:
         async with self._write() as db:
             await self._require(db, game_id, "lobby")
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await run(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
             await self._touch_game(db, game_id)
 
     async def _touch_game(self, db: aiosqlite.Connection, game_id: int) -> None:
-        await db.execute("UPDATE games SET updated_at = ? WHERE game_id = ?", (self._clock(), game_id))
+        await run(db, "UPDATE games SET updated_at = ? WHERE game_id = ?", (self._clock(), game_id))
 
     async def set_message(self, game_id: int, message_id: int | None, *, in_thread: bool | None = None) -> None:
         """Remember which message shows the game now (and whether it lives in a thread)."""
         async with self._write() as db:
             await self._status(db, game_id)
-            await db.execute(
-                "UPDATE games SET message_id = ?, in_thread = coalesce(?, in_thread), updated_at = ? "
-                "WHERE game_id = ?",
+            await run(
+                db,
+                "UPDATE games SET message_id = ?, in_thread = coalesce(?, in_thread), updated_at = ? WHERE game_id = ?",
                 (message_id, None if in_thread is None else int(in_thread), self._clock(), game_id),
             )
 
@@ -355,12 +375,21 @@ class Store(LadderQueries):
             raise ValueError(f"the first team is 'A' or 'B', not {first_team!r}")
         async with self._write() as db:
             await self._require(db, game_id, "lobby")
-            await db.execute(
+            await run(
+                db,
                 "UPDATE games SET status = 'running', first_team = ?, throw_off_json = ?, seed = ?, "
                 "snapshot_ppn = ?, snapshot_seq = 0, turn_deadline = ?, "
                 "rules_json = coalesce(?, rules_json), updated_at = ? WHERE game_id = ?",
-                (first_team, _dumps(list(throw_off)), seed, snapshot_ppn, turn_deadline,
-                 None if rules is None else _dumps(dict(rules)), self._clock(), game_id),
+                (
+                    first_team,
+                    _dumps(list(throw_off)),
+                    seed,
+                    snapshot_ppn,
+                    turn_deadline,
+                    None if rules is None else _dumps(dict(rules)),
+                    self._clock(),
+                    game_id,
+                ),
             )
 
     async def append_event(
@@ -376,8 +405,12 @@ class Store(LadderQueries):
     ) -> Event:
         """Append one event as number `seq`; raises DuplicateEvent if that number is taken."""
         events = await self.append_events(
-            game_id, seq, [NewEvent(kind, dict(payload))],
-            snapshot_ppn=snapshot_ppn, turn_deadline=turn_deadline, timeouts=timeouts,
+            game_id,
+            seq,
+            [NewEvent(kind, dict(payload))],
+            snapshot_ppn=snapshot_ppn,
+            turn_deadline=turn_deadline,
+            timeouts=timeouts,
         )
         return events[0]
 
@@ -420,14 +453,25 @@ class Store(LadderQueries):
         keep_deadline = turn_deadline is UNCHANGED
         # Compare-and-set on last_seq first: the common path is one UPDATE and one INSERT, and the reason
         # for a refusal is looked up only when it happens.
-        cursor = await db.execute(
+        cursor = await run(
+            db,
             "UPDATE games SET last_seq = ?, "
             "snapshot_ppn = CASE WHEN ? IS NULL THEN snapshot_ppn ELSE ? END, "
             "snapshot_seq = CASE WHEN ? IS NULL THEN snapshot_seq ELSE ? END, "
             "turn_deadline = CASE WHEN ? THEN turn_deadline ELSE ? END, updated_at = ? "
             "WHERE game_id = ? AND status = 'running' AND last_seq = ?",
-            (last_seq, snapshot_ppn, snapshot_ppn, snapshot_ppn, last_seq, int(keep_deadline),
-             None if keep_deadline else turn_deadline, now, game_id, first_seq - 1),
+            (
+                last_seq,
+                snapshot_ppn,
+                snapshot_ppn,
+                snapshot_ppn,
+                last_seq,
+                int(keep_deadline),
+                None if keep_deadline else turn_deadline,
+                now,
+                game_id,
+                first_seq - 1,
+            ),
         )
         if cursor.rowcount != 1:
             known = await self._require(db, game_id, "running")
@@ -436,14 +480,16 @@ class Store(LadderQueries):
             raise EventGap(f"game {game_id} expects event {known + 1} next, not {first_seq}")
         written = tuple(Event(first_seq + i, e.kind, e.payload, now) for i, e in enumerate(events))
         try:
-            await db.executemany(
+            await run_many(
+                db,
                 "INSERT INTO events (game_id, seq, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, e.seq, e.kind, _dumps(e.payload), now) for e in written],
             )
         except sqlite3.IntegrityError as error:  # the UNIQUE (game_id, seq) guard, should last_seq lie
             raise DuplicateEvent(f"game {game_id} already has one of events {first_seq}..{last_seq}") from error
         for seat, count in (timeouts or {}).items():
-            await db.execute(
+            await run(
+                db,
                 "UPDATE seats SET consecutive_timeouts = ? WHERE game_id = ? AND seat = ?",
                 (count, game_id, seat),
             )
@@ -455,11 +501,13 @@ class Store(LadderQueries):
         async with self._write() as db:
             status, last_seq = await self._status(db, game_id)
             if status == "running":
-                await self._append(db, game_id, last_seq + 1, [NewEvent("cancel", dict(payload or {}))],
-                                   None, None, None)
+                await self._append(
+                    db, game_id, last_seq + 1, [NewEvent("cancel", dict(payload or {}))], None, None, None
+                )
             elif status != "lobby":
                 raise GameStateError(f"game {game_id} is already {status}")
-            await db.execute(
+            await run(
+                db,
                 "UPDATE games SET status = 'cancelled', end_reason = 'cancelled', turn_deadline = NULL, "
                 "finished_at = ?, updated_at = ? WHERE game_id = ?",
                 (now, now, game_id),
@@ -496,15 +544,14 @@ class Store(LadderQueries):
                 await self._append(db, game_id, first_seq, events, snapshot_ppn, None, None)
             else:
                 await self._require(db, game_id, "running")
-            await db.execute(
+            await run(
+                db,
                 "UPDATE games SET status = 'finished', winner = ?, score_a = ?, score_b = ?, end_reason = ?, "
                 "turn_deadline = NULL, finished_at = ?, updated_at = ? WHERE game_id = ?",
                 (winner, scores.get("A", 0), scores.get("B", 0), end_reason, now, now, game_id),
             )
             for seat, count in (kills or {}).items():
-                await db.execute(
-                    "UPDATE seats SET kills = ? WHERE game_id = ? AND seat = ?", (count, game_id, seat)
-                )
+                await run(db, "UPDATE seats SET kills = ? WHERE game_id = ? AND seat = ?", (count, game_id, seat))
             return await self._rate(db, game_id, winner, now)
 
     # --- reading games ---------------------------------------------------------------------------------
@@ -543,12 +590,11 @@ class Store(LadderQueries):
 
     async def _load_games(self, db: aiosqlite.Connection, where: str, params: Sequence[Any]) -> list[Game]:
         # `where` is one of this module's literal conditions; values always arrive as bound parameters.
-        game_rows = list(await db.execute_fetchall(
-            f"SELECT * FROM games WHERE {where} ORDER BY game_id", params
-        ))
+        game_rows = list(await db.execute_fetchall(f"SELECT * FROM games WHERE {where} ORDER BY game_id", params))
         seat_rows = await db.execute_fetchall(
             "SELECT s.game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.consecutive_timeouts, s.kills "
-            f"FROM games g JOIN seats s ON s.game_id = g.game_id WHERE g.{where}", params
+            f"FROM games g JOIN seats s ON s.game_id = g.game_id WHERE g.{where}",
+            params,
         )
         seats: dict[int, list[Seat]] = {}
         for r in seat_rows:
@@ -557,9 +603,9 @@ class Store(LadderQueries):
 
     async def moves_played(self, game_id: int) -> int:
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT count(*) FROM events WHERE game_id = ? AND kind = 'move'", (game_id,)
-            ))
+            rows = list(
+                await db.execute_fetchall("SELECT count(*) FROM events WHERE game_id = ? AND kind = 'move'", (game_id,))
+            )
         return int(rows[0][0])
 
 
@@ -570,14 +616,29 @@ def _seat_order(seat: Seat) -> tuple[int, str]:
 def _game_from_row(r: sqlite3.Row, seats: Iterable[Seat]) -> Game:
     finished = r["status"] == "finished"
     return Game(
-        game_id=r["game_id"], guild_id=r["guild_id"], channel_id=r["channel_id"],
-        in_thread=bool(r["in_thread"]), message_id=r["message_id"], status=r["status"], host_id=r["host_id"],
-        ranked=bool(r["ranked"]), variant=r["variant"], rules=json.loads(r["rules_json"]),
+        game_id=r["game_id"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        in_thread=bool(r["in_thread"]),
+        message_id=r["message_id"],
+        status=r["status"],
+        host_id=r["host_id"],
+        ranked=bool(r["ranked"]),
+        variant=r["variant"],
+        rules=json.loads(r["rules_json"]),
         first_team=r["first_team"],
         throw_off=None if r["throw_off_json"] is None else json.loads(r["throw_off_json"]),
-        seed=r["seed"], turn_timer_seconds=r["turn_timer_seconds"], turn_deadline=r["turn_deadline"],
-        last_seq=r["last_seq"], snapshot_ppn=r["snapshot_ppn"], snapshot_seq=r["snapshot_seq"],
-        winner=r["winner"], scores={"A": r["score_a"], "B": r["score_b"]} if finished else None,
-        end_reason=r["end_reason"], created_at=r["created_at"], updated_at=r["updated_at"],
-        finished_at=r["finished_at"], seats=tuple(sorted(seats, key=_seat_order)),
+        seed=r["seed"],
+        turn_timer_seconds=r["turn_timer_seconds"],
+        turn_deadline=r["turn_deadline"],
+        last_seq=r["last_seq"],
+        snapshot_ppn=r["snapshot_ppn"],
+        snapshot_seq=r["snapshot_seq"],
+        winner=r["winner"],
+        scores={"A": r["score_a"], "B": r["score_b"]} if finished else None,
+        end_reason=r["end_reason"],
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        finished_at=r["finished_at"],
+        seats=tuple(sorted(seats, key=_seat_order)),
     )

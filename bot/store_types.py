@@ -7,9 +7,12 @@ database. Must never import sqlite, aiosqlite or discord.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
+
+import aiosqlite
 
 from bot.ratings import Ladder, Result, UnrankedReason
 
@@ -281,3 +284,28 @@ class ForgetReport:
     ratings_deleted: int
     history_deleted: int
     player_deleted: bool
+
+
+class Done(NamedTuple):
+    """What a statement did: the rows it changed and the last inserted row id."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+async def run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Done:
+    """Execute one statement and close its cursor in the connection's own thread.
+
+    An aiosqlite cursor left to the garbage collector is finalised in the event-loop thread, possibly
+    while the connection's thread is running the next statement; CPython's sqlite3 then fails with
+    "bad parameter or other API misuse" (seen under the 200-game load benchmark). Closing it where it
+    ran keeps every SQLite call on one thread.
+    """
+    async with db.execute(sql, params) as cursor:
+        return Done(cursor.rowcount, cursor.lastrowid)
+
+
+async def run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> Done:
+    """`run` for one statement over many parameter rows."""
+    async with db.executemany(sql, rows) as cursor:
+        return Done(cursor.rowcount, cursor.lastrowid)
