@@ -77,3 +77,21 @@ def test_ppn_refuses_a_tower_under_eagle_capture() -> None:
 
 def test_ppn_start_matches_start() -> None:
     assert Position.from_ppn(BELL, START) == Position.start(BELL)
+
+
+def test_ppn_does_not_carry_who_lost_which_piece() -> None:
+    """Gap in RULES.md: PPN keeps kills per seat, not whose pieces died or burned. Literal reading: a parsed
+    position credits the enemy's kills to the seats in seat order and counts the rest as gone (fire/eagle)."""
+    rules = Rules.preset("fire", team_size=2, throws_per_turn=1, one_active=False)
+    text = ppn(19, {}, "A1:3,B1:5,A2:4,B2:5", "A1:0,B1:1,A2:0,B2:1", "A1")
+    pos = Position.from_ppn(rules, text)
+    assert (pos.killed("A1"), pos.killed("A2"), pos.gone("A1"), pos.gone("A2")) == (2, 0, 0, 1)
+    assert pos.to_ppn() == text
+
+
+def test_ppn_with_pending_throws_but_no_legal_move_is_refused() -> None:
+    """Gap in RULES.md: such a position cannot arise (the turn would have passed, §6), so it is refused."""
+    rules = Rules.preset("bell", team_size=2, throws_per_turn=1, one_active=False)
+    text = ppn(19, {3: "A1+"}, "A1:4,B1:5,A2:5,B2:5", "A1:0,B1:0,A2:0,B2:0", "A2", "3")
+    with pytest.raises(ValueError, match="no legal move"):
+        Position.from_ppn(rules, text)
