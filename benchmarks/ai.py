@@ -1,8 +1,9 @@
 """AI strength and speed: a tournament between the levels, and the cost of `win_probability`.
 
 Run by hand: `python benchmarks/ai.py` (all pairings on Bell, ants and traditional ants 2 v 2), or e.g.
-`python benchmarks/ai.py --variants bell --pairings hard-medium --games 400 --workers 2`. Prints win rates
-with 95% Wilson intervals (draws count half), and milliseconds per move p50 / p95 for each level, counted
+`python benchmarks/ai.py --variants bell --pairings hard-medium --games 400 --workers 2`. Games come in
+pairs with the same sticks and the sides swapped. Prints win rates with 95% Wilson intervals (draws
+count half), and milliseconds per move p50 / p95 for each level, counted
 over the moves where the player had a real choice. `--calibrate` prints search nodes per millisecond and
 the spread of `win_probability` at several budgets. Prints numbers, asserts nothing.
 
@@ -34,15 +35,19 @@ PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
 
 
 def play_game(task: tuple[str, str, str, int, float, int]) -> tuple[str, str, float, list[float], list[float], int]:
-    """One game: level x plays team A, level y team B, first seat alternating with the game number.
+    """One game of a pair: games 2k and 2k + 1 share their sticks and first team, with the levels' sides swapped.
 
-    Returns (variant, pairing, x's result, x's move times ms, y's move times ms, moves).
+    Pairing cancels much of the sticks' luck (each level gets the other's throws once); the first team
+    alternates between pairs. Returns (variant, pairing, x's result, x's move times ms, y's move times ms,
+    moves).
     """
     variant, x, y, index, budget_ms, seed = task
     rules = VARIANTS[variant]
-    dice = random.Random(seed * 1_000_003 + index)
+    pair, swapped = divmod(index, 2)
+    dice = random.Random(seed * 1_000_003 + pair)
     minds = random.Random(seed * 7_000_003 + index)
-    pos = Position.start(rules, "A" if index % 2 == 0 else "B")
+    pos = Position.start(rules, "A" if pair % 2 == 0 else "B")
+    x_team = "B" if swapped else "A"
     times: dict[str, list[float]] = {"A": [], "B": []}
     moves = 0
     while not pos.is_over:
@@ -50,7 +55,7 @@ def play_game(task: tuple[str, str, str, int, float, int]) -> tuple[str, str, fl
             pos = pos.throw([Throw.roll(dice, rules.sticks).value for _ in range(rules.throws_per_turn)])
             continue
         team = pos.team_to_move
-        level = x if team == "A" else y
+        level = x if team == x_team else y
         choice = len(pos.legal_moves()) > 1
         start = time.perf_counter()
         move = choose_move(pos, level, minds, budget_ms)
@@ -59,8 +64,9 @@ def play_game(task: tuple[str, str, str, int, float, int]) -> tuple[str, str, fl
         pos = pos.play(move)
         moves += 1
     winner = pos.outcome().winner  # type: ignore[union-attr]
-    result = 0.5 if winner is None else (1.0 if winner == "A" else 0.0)
-    return variant, f"{x}-{y}", result, times["A"], times["B"], moves
+    result = 0.5 if winner is None else (1.0 if winner == x_team else 0.0)
+    y_team = "A" if swapped else "B"
+    return variant, f"{x}-{y}", result, times[x_team], times[y_team], moves
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:

@@ -1,12 +1,12 @@
 """Computer players and position analysis for Puluc: `choose_move`, `hint`, `win_probability`.
 
 Levels: `easy` plays a random legal move, `medium` the best move by a one-ply look with a simple
-evaluation, `hard` searches expectiminimax over the sticks' real probabilities (search.py) with an
-evaluation that sees threats (evaluate.py). Every call is pure: the same position, level, rng state and
-budget give the same answer, because work is budgeted in nodes and playout moves calibrated on the
-development machine, not in wall time. A wall-clock deadline of SAFETY_FACTOR times the budget is only
-a safety net for a much slower machine. Safe to call from worker threads; no I/O, nothing global that
-changes except read-only per-rules caches.
+evaluation (evaluate.py), `hard` searches expectiminimax over the sticks' real probabilities (search.py)
+with a learned evaluation of the chance to win that sees threats (features.py). Every call is pure: the
+same position, level, rng state and budget give the same answer, because work is budgeted in nodes
+and playout moves calibrated on the development machine, not in wall time. A wall-clock deadline of
+SAFETY_FACTOR times the budget is only a safety net for a much slower machine. Safe to call from worker
+threads; no I/O, nothing global that changes except read-only per-rules caches.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ __all__ = ["LEVELS", "Hint", "NoMoveToChoose", "choose_move", "hint", "nodes_for
 
 LEVELS = ("easy", "medium", "hard")
 
-#: Search nodes per millisecond of budget on a road of 9 cells. A search measured 100 to 250 nodes/ms on
-#: the development machine (one core; p50 about 220 on Bell, the slow end on busy positions and a loaded
-#: machine), so 80 keeps even slow searches within budget there; the p95 move time that
-#: `benchmarks/ai.py` prints is the check. Longer roads cost more per node (see `nodes_for`).
+#: Search nodes per millisecond of budget on a road of 9 cells. A search with the learned evaluation
+#: measured 150 to 225 nodes/ms on the development machine (one core: Bell 175, ants 150, traditional ants
+#: 2 v 2 225; slower on busy positions and a loaded machine), so 80 keeps even slow searches within budget
+#: there; the p95 move time that `benchmarks/ai.py` prints is the check. Longer roads cost more per node
+#: (see `nodes_for`). In 1 v 1 games with one throw a turn the search stops at two turns (search.MAX_DEPTH),
+#: usually well within the budget; team games and two-throw turns use the budget to search deeper.
 NODES_PER_MS = 80
 #: A node's cost grows with the road (every move copies the board, every evaluation reads it): measured
 #: about 2.8 + 0.19 L µs (Bell, L = 9: 220 nodes/ms; traditional ants 2 v 2, L = 19: 155 nodes/ms).
@@ -51,7 +53,7 @@ class Hint:
     """The hard player's advice: its move, the move's expected value and the other moves, best first.
 
     Values are the search's estimate of the mover's team's chance to win (0 to 1) after each move: the
-    expected value of a utility fitted to Bell game results (search.py, UTILITY_SLOPE), not a playout count.
+    expected value of a logistic model fitted to Bell game results (features.py), not a playout count.
     """
 
     move: Move

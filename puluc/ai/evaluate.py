@@ -1,4 +1,7 @@
-"""Static evaluation for the computer players: how good a position is for team A, in pieces.
+"""Hand-weighted evaluation (the medium player's) and the per-rules Model that every player shares.
+
+`evaluate` says how good a position is for team A, in pieces; the hard player's search uses the learned
+evaluation in features.py instead, which predicts game results better (see there).
 
 The value is the score difference (kills plus captives held, RULES.md §7) corrected by what the sticks are
 likely to do next: the seat about to throw gets the expected value of its best capture for each throw

@@ -4,7 +4,8 @@ A decision node is a position with pending throws: its seat picks the move that 
 root's team maximises, the other team minimises; teammates play together). After a move with throws left
 the same seat decides again, so the order of two throws is part of the choice. When the turn passes, a
 chance node averages over every throw the next seat can make (pairs merged: the player picks the order).
-Depth counts turns; at the horizon `evaluate` looks one throw further for captures, analytically.
+Depth counts turns; at the horizon the learned evaluation (features.py) gives the chance to win, and it
+looks one throw further, analytically: the exact threats of the seat about to throw and of the next one.
 
 Work is counted in nodes (moves played, throws made, positions evaluated), never in time, so a search
 is deterministic for a given budget; a wall-clock deadline is only a safety net for a machine far slower
@@ -18,17 +19,31 @@ import time
 from dataclasses import dataclass
 
 from ..position import Move, Position
-from .evaluate import DEFAULT_WEIGHTS, Model, Weights, evaluate, terminal_value
+from .evaluate import Model, terminal_value
+from .features import win_logit
 
-#: Deepest search in turns; far beyond what a budget reaches, it only stops a search with nothing to cut.
-MAX_DEPTH = 12
+#: Deepest search in turns for 1 v 1 with one throw a turn: the mover's turn and the opponent's, valued
+#: when the mover throws again. Measured on Bell with the learned evaluation (paired games, 95% intervals):
+#: depth 2 beats depth 1 in 51.9% +- 1.2 of 4000 games, but depth 3 loses to depth 2 (48.2% +- 1.6 of
+#: 2000), depth 4 too (48.5% +- 2.8 of 600), and so does deepening to 3-5 turns within a 100 ms budget
+#: (48.2% +- 2.0 of 1000): the evaluation's errors, not the horizon, limit the play, and more plies
+#: optimising against them only compound them. So there the budget caps the work; it does not buy depth.
+MAX_DEPTH = 2
+#: Deepest search for team games and two throws a turn, where depth 2 does not reach the mover's team's
+#: next turn: there deeper is better (traditional ants 2 v 2 against easy: depth 3 won 79.0% +- 3.9 of
+#: 400 paired games, depth 2 75.5% +- 4.1), so the search deepens as far as the budget allows.
+DEEP_MAX_DEPTH = 12
 
 
-#: Leaves are valued tanh(UTILITY_SLOPE * lead in pieces), an estimate of 2 P(win) - 1: a logistic fit of
-#: the results of Bell games between medium players on the score lead (55,000 positions) gave 0.56
-#: log-odds per piece, and tanh(x / 2) = 2 sigmoid(x) - 1. So the search maximises the chance to win, not
-#: the expected lead: it takes risks when behind and plays safe when ahead. Won games are +1, lost -1.
-UTILITY_SLOPE = 0.28
+def default_depth(model: Model) -> int:
+    """How deep `search` goes by default under the model's rules (see MAX_DEPTH and DEEP_MAX_DEPTH)."""
+    rules = model.rules
+    return MAX_DEPTH if rules.team_size == 1 and rules.throws_per_turn == 1 else DEEP_MAX_DEPTH
+
+
+#: Values are 2 P(win) - 1 for the root's team: won games +1, lost -1, drawn 0, and a horizon position
+#: tanh(logit / 2) = 2 sigmoid(logit) - 1 of the learned log-odds. So the search maximises the chance to
+#: win, not the expected lead: it takes risks when behind and plays safe when ahead.
 
 
 class OutOfBudget(Exception):
@@ -45,15 +60,14 @@ class SearchResult:
 
 
 class _Search:
-    __slots__ = ("cut", "deadline", "limit", "model", "nodes", "root_team", "sign", "table", "weights")
+    __slots__ = ("cut", "deadline", "limit", "model", "nodes", "root_team", "sign", "table")
 
-    def __init__(self, model: Model, root_team: int, limit: int, deadline: float, weights: Weights) -> None:
+    def __init__(self, model: Model, root_team: int, limit: int, deadline: float) -> None:
         self.model = model
         self.root_team = root_team
         self.sign = 1.0 if root_team == 0 else -1.0
         self.limit = limit
         self.deadline = deadline
-        self.weights = weights
         self.nodes = 0
         self.cut = False  # did some line stop at the horizon (if not, deeper search changes nothing)
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
@@ -89,7 +103,7 @@ class _Search:
         if depth <= 0:
             self.tick()
             self.cut = True
-            return math.tanh(UTILITY_SLOPE * self.sign * evaluate(self.model, pos, self.weights))
+            return math.tanh(0.5 * self.sign * win_logit(self.model, pos))
         # Caching pays here: two throws in either order, or different moves, often reach the same turn end.
         key = (pos._board, pos._home, pos._kills, pos._turn)
         hit = self.table.get(key)
@@ -109,10 +123,10 @@ def search(
     pos: Position,
     nodes: int,
     deadline: float,
-    weights: Weights = DEFAULT_WEIGHTS,
-    max_depth: int = MAX_DEPTH,
+    max_depth: int | None = None,
 ) -> SearchResult:
-    """Iterative deepening from one turn until the node budget runs out; the last full depth decides.
+    """Iterative deepening from one turn to `max_depth` (default: `default_depth`) or until the node budget
+    runs out; the last full depth decides.
 
     Depth 1 always completes (it costs a few nodes per legal move), so there is always an answer.
     """
@@ -120,10 +134,12 @@ def search(
     if not moves:
         raise ValueError("no legal move: the position must throw first or the game is over")
     team = pos._turn & 1
-    state = _Search(model, team, nodes, deadline, weights)
+    state = _Search(model, team, nodes, deadline)
     scored: list[tuple[Move, float]] = []
     depth_done = 0
     order = moves
+    if max_depth is None:
+        max_depth = default_depth(model)
     for depth in range(1, max_depth + 1):
         state.cut = False
         if depth > 1:

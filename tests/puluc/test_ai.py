@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import time
 
@@ -10,7 +12,9 @@ import pytest
 from puluc import Move, Position, Rules, Throw
 from puluc.ai import NoMoveToChoose, choose_move, hint, nodes_for, win_probability
 from puluc.ai.evaluate import capture_gains, evaluate, model_for
+from puluc.ai.features import features, win_logit
 from puluc.ai.search import search
+from puluc.sticks import throw_probabilities
 
 from .conftest import at, play
 
@@ -145,6 +149,13 @@ def test_search_stays_within_its_node_budget() -> None:
     assert small.depth <= large.depth and large.depth >= 2
 
 
+def test_one_v_one_looks_two_turns_ahead_and_team_games_deepen_with_the_budget() -> None:
+    bell = positions_with_a_choice(VARIANTS["bell 1v1"], 1, seed=4)[0]
+    assert search(model_for(bell.rules), bell, 10**6, time.perf_counter() + 60).depth == 2
+    team = positions_with_a_choice(VARIANTS["ants 2v2 traditional"], 1, seed=4)[0]
+    assert search(model_for(team.rules), team, 50_000, time.perf_counter() + 60).depth > 2
+
+
 def test_longer_roads_get_fewer_nodes_per_millisecond() -> None:
     assert nodes_for(Rules.preset("bell"), 300) > nodes_for(Rules.preset("ants", team_size=2), 300)
     assert nodes_for(Rules.preset("ants", road_length=41), 300) > 0
@@ -216,3 +227,72 @@ def test_capture_gains_count_the_whole_stack_in_reach(bell: Rules) -> None:
     pos = at(bell, {5: "A1B1+", 8: "B1+"}, "A1:3,B1:3", "A1:0,B1:1", "B1")
     gains = capture_gains(model_for(bell), pos, 1)
     assert gains[1:] == [0, 0, 2, 0, 2]
+
+
+def plain_expectiminimax(pos: Position, depth: int, team: int) -> float:
+    """The search's value for `team`, written out the slow, obvious way: no cache, every throw sequence.
+
+    A position with pending throws is a decision for the seat to move (its team maximises its own value);
+    one that must throw averages over every sequence of throws; a finished game is its real result.
+    """
+    if pos.is_over:
+        scores = pos.scores()
+        lead = (scores["A"] - scores["B"]) * (1 if team == 0 else -1)
+        return float((lead > 0) - (lead < 0))
+    if pos.pending:
+        values = [_after(pos.play(move), depth, team) for move in pos.legal_moves()]
+        return max(values) if pos.team_to_move == "AB"[team] else min(values)
+    if depth == 0:
+        logit = win_logit(model_for(pos.rules), pos)
+        return math.tanh(0.5 * (logit if team == 0 else -logit))
+    probabilities = throw_probabilities(pos.rules.sticks)
+    total = 0.0
+    for throws in itertools.product(sorted(probabilities), repeat=pos.rules.throws_per_turn):
+        child = pos.throw(list(throws))
+        total += math.prod(probabilities[n] for n in throws) * _after(child, depth, team)
+    return total
+
+
+def _after(child: Position, depth: int, team: int) -> float:
+    """A turn ends when the seat to move must throw: one turn fewer is left to look at."""
+    return plain_expectiminimax(child, depth if child.is_over or child.pending else depth - 1, team)
+
+
+@pytest.mark.parametrize(
+    ("variant", "depth"),
+    [("bell 1v1", 2), ("bell fire scorpion", 2), ("bell 2v2 traditional", 1), ("ants 2v2 traditional", 1)],
+)
+def test_search_values_are_the_plain_expectiminimax_values(variant: str, depth: int) -> None:
+    rules = VARIANTS[variant]
+    for pos in positions_with_a_choice(rules, 4, seed=21):
+        team = pos._turn & 1
+        result = search(model_for(rules), pos, 10**9, time.perf_counter() + 60, max_depth=depth)
+        for move, value in result.scored:
+            assert value == pytest.approx(_after(pos.play(move), result.depth, team), abs=1e-9)
+
+
+def test_hard_prefers_the_capture_the_opponent_cannot_take_back(bell: Rules) -> None:
+    # 2:1 takes B's piece on 3, but B's last other piece on 6 then hits the tower with a 3 (or A's piece on
+    # 4 with a 2); 2:4 takes the piece on 6, a tower nothing of B's can reach any more.
+    pos = at(bell, {1: "A1+", 3: "B1+", 4: "A1+", 6: "B1+"}, "A1:0,B1:0", "A1:3,B1:3", "A1", "2")
+    assert set(pos.legal_moves()) == {Move(2, 1), Move(2, 4)}
+    for budget_ms in (1, 20, 300):
+        assert choose_move(pos, "hard", random.Random(1), budget_ms=budget_ms) == Move(2, 4)
+
+
+def test_learned_evaluation_is_symmetric_between_the_teams(bell: Rules) -> None:
+    model = model_for(bell)
+    pos = at(bell, {2: "A1+", 4: "B1A1+", 7: "B1+", 8: "A1+"}, "A1:2,B1:3", "A1:0,B1:0", "A1")
+    mirror = at(bell, {8: "B1+", 6: "A1B1+", 3: "A1+", 2: "B1+"}, "A1:3,B1:2", "A1:0,B1:0", "B1")
+    assert win_logit(model, pos) == pytest.approx(-win_logit(model, mirror))
+    assert features(model, pos) == pytest.approx([-x for x in features(model, mirror)])
+
+
+def test_learned_evaluation_counts_a_piece_in_reach_of_a_likely_throw_against_its_side(bell: Rules) -> None:
+    # B is about to throw; its piece on 7 hits A's piece on 5 with a 2 (6 in 16), but not on 4 with a 3 as
+    # often (4 in 16), and never a piece behind it.
+    model = model_for(bell)
+    in_reach = at(bell, {5: "A1+", 7: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "B1")
+    less = at(bell, {4: "A1+", 7: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "B1")
+    passed = at(bell, {5: "A1+", 4: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "B1")
+    assert win_logit(model, in_reach) < win_logit(model, less) < win_logit(model, passed)
