@@ -14,14 +14,13 @@ import discord
 import pytest
 import simcord
 import simcord.interactions as sim_interactions
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 
 from bot.app import PulucBot
 from bot.config import Settings
 from bot.game_services import services
 from bot.replies import BotLacksPermissions, Refusal
 from bot.sessions.errors import ChannelBusy
+from tests.simcord_raw import emit_click
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -79,17 +78,8 @@ def said(result: simcord.InteractionResult) -> str:
 
 async def click_concurrently(env: simcord.Env, clicks: list[tuple[Any, discord.Message, str]]) -> None:
     """Deliver several clicks before the bot handles any of them (SimCord private API, see the notes)."""
-    backend = env.backend
     for actor, message, custom_id in clicks:
-        stored = backend.get_message(message.channel.id, message.id)
-        record, payload = sim_interactions.base_payload(
-            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-            guild_id=actor.guild.id, user_id=actor.id,
-            data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-        )
-        payload["message"] = dict(serializers.message_payload(backend, stored))
-        record.source_message_id = stored.id
-        backend.emit("INTERACTION_CREATE", payload)
+        emit_click(env, actor, message, custom_id)
     await env.settle()
 
 
@@ -390,15 +380,7 @@ async def test_a_click_on_a_button_the_message_no_longer_shows_is_told_it_is_sta
     assert old_id not in custom_ids(current.components)
 
     # A client still showing the old buttons sends the click; Discord attaches the message as it is now.
-    backend = world.env.backend
-    record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=current.channel_id,
-        guild_id=world.guild.id, user_id=mover.user_id,
-        data={"custom_id": old_id, "component_type": ComponentType.BUTTON},
-    )
-    payload["message"] = dict(serializers.message_payload(backend, current))
-    record.source_message_id = current.id
-    backend.emit("INTERACTION_CREATE", payload)
+    record = emit_click(world.env, world.member(mover.user_id), message, old_id)
     await world.env.settle()
 
     assert record.responded and record.ephemeral

@@ -23,8 +23,6 @@ import simcord
 import simcord.interactions as sim_interactions
 from discord.ext import commands
 from PIL import Image
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 
 from bot import app
 from bot.app import PulucBot
@@ -34,6 +32,7 @@ from bot.ratings import GLOBAL_SCOPE
 from bot.store import Store, open_store
 from bot.store_types import NewEvent, SeatSpec
 from puluc import Game, GameRecord, Rules
+from tests.simcord_raw import emit_click
 
 LADDERS = "bot.cogs.ladders"
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789"  # shaped like a token, not one
@@ -265,16 +264,7 @@ def interaction_locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]
 async def forged_click(env: simcord.Env, actor: simcord.MemberActor, message: Any, custom_id: str) -> None:
     """Deliver a click SimCord's actors refuse (someone else's ephemeral message), as a tampered client
     could send it (private API, as in the SimCord notes)."""
-    backend = env.backend
-    stored = backend.get_message(message.channel.id, message.id)
-    record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-        guild_id=actor.guild.id, user_id=actor.id,
-        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-    )
-    payload["message"] = dict(serializers.message_payload(backend, stored))
-    record.source_message_id = stored.id
-    backend.emit("INTERACTION_CREATE", payload)
+    emit_click(env, actor, message, custom_id)
     await env.settle()
 
 

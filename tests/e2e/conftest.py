@@ -18,15 +18,13 @@ from typing import Any
 import discord
 import pytest
 import simcord
-import simcord.interactions as sim_interactions
 from discord import app_commands
 from PIL import Image
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 
 from bot.app import PulucBot
 from bot.config import Settings
 from bot.sessions import SessionError, SessionManager
+from tests.simcord_raw import emit_click
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.e2eTestTokenThatIsNotReal0123456789"
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -166,27 +164,6 @@ def embed_text(message: Any) -> str:
 
 
 # -- acting --------------------------------------------------------------------------------------------
-
-
-def emit_click(env: simcord.Env, actor: simcord.MemberActor, message: discord.Message, custom_id: str
-               ) -> Any:
-    """Deliver a click on `custom_id` as Discord would, even if the message no longer shows that button
-    (a client showing an old version of the message); returns SimCord's interaction record.
-
-    SimCord's `click` only presses buttons the message shows now and waits for the bot; this uses its
-    payload builder (private API, as in tests/bot/test_cogs_games.py) and does not wait.
-    """
-    backend = env.backend
-    stored = backend.get_message(message.channel.id, message.id)
-    record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-        guild_id=actor.guild.id, user_id=actor.id,
-        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-    )
-    payload["message"] = dict(serializers.message_payload(backend, stored))
-    record.source_message_id = stored.id
-    backend.emit("INTERACTION_CREATE", payload)
-    return record
 
 
 async def click_concurrently(
