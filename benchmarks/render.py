@@ -12,8 +12,9 @@ import random
 import statistics
 import time
 
-from puluc import Game, GameRecord, Position, Rules, Throw
+from puluc import GameRecord, Position, Rules, Throw
 from renderer import render_board, render_replay
+from renderer.sample import random_game
 
 
 def positions(rules: Rules, count: int, seed: int) -> list[tuple[Position, Throw]]:
@@ -36,18 +37,9 @@ def positions(rules: Rules, count: int, seed: int) -> list[tuple[Position, Throw
 def long_record(rules: Rules, moves: int) -> GameRecord:
     """A random game record with exactly `moves` moves (the first seed whose game lasts that long)."""
     for seed in range(1000):
-        rng = random.Random(seed)
-        game = Game.new(rules, rng, first="A")
-        played = 0
-        while game.outcome() is None and played < moves:
-            legal = game.position.legal_moves()
-            if legal:
-                game.play(rng.choice(legal))
-                played += 1
-            else:
-                game.roll(rng)
-        if played == moves:
-            return game.record
+        record = random_game(rules, seed, max_moves=moves)
+        if len(record.moves) == moves:
+            return record
     raise LookupError(f"no random game of {rules} lasted {moves} moves")
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from PIL import Image
 
-from puluc import Game, GameRecord, Position, Rules
+from puluc import GameRecord, Position, Rules
+from renderer.sample import random_game
 
 
 def decode(data: bytes) -> Image.Image:
@@ -29,17 +29,7 @@ def pixels(image: Image.Image) -> list[tuple[int, ...]]:
 
 def random_record(rules: Rules, seed: int, moves: int) -> GameRecord:
     """A seeded game of random legal moves, stopped after `moves` moves or at its end."""
-    rng = random.Random(seed)
-    game = Game.new(rules, rng, first="A")
-    played = 0
-    while game.outcome() is None and played < moves:
-        legal = game.position.legal_moves()
-        if legal:
-            game.play(rng.choice(legal))
-            played += 1
-        else:
-            game.roll(rng)
-    return game.record
+    return random_game(rules, seed, max_moves=moves)
 
 
 def played(rules: Rules, seed: int, moves: int) -> Position:
