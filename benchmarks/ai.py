@@ -2,9 +2,13 @@
 
 Run by hand: `python benchmarks/ai.py` (all pairings on Bell, ants and traditional ants 2 v 2), or e.g.
 `python benchmarks/ai.py --variants bell --pairings hard-medium --games 400 --workers 2`. Games come in
-pairs with the same sticks and the sides swapped. Prints win rates with 95% Wilson intervals (draws
-count half), and milliseconds per move p50 / p95 for each level, counted
-over the moves where the player had a real choice. `--calibrate` prints search nodes per millisecond and
+pairs with the same sticks and the sides swapped. Prints win rates with 95% intervals (draws count half)
+and milliseconds per move p50 / p95 for each level, counted over the moves where the player had a real
+choice. The interval takes the pair as its unit (mean of the pairs' scores +- 1.96 standard errors): the
+two games of a pair are correlated, and a binomial interval over games measured about half the true
+spread on Bell (four 10,000-game runs of one pairing spread with a standard deviation of 1.1 points,
+against 0.5 for independent games). For the exact strength of a Bell player, and what is possible at
+all, see `benchmarks/bell_exact.py`. `--calibrate` prints search nodes per millisecond and
 the spread of `win_probability` at several budgets. Prints numbers, asserts nothing.
 
 Goals on Bell (issue 5): hard beats easy in at least 90% of games and medium in at least 68%; hard p95 move
@@ -34,12 +38,13 @@ VARIANTS: dict[str, Rules] = {
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
 
 
-def play_game(task: tuple[str, str, str, int, float, int]) -> tuple[str, str, float, list[float], list[float], int]:
+def play_game(
+    task: tuple[str, str, str, int, float, int],
+) -> tuple[str, str, int, float, list[float], list[float], int]:
     """One game of a pair: games 2k and 2k + 1 share their sticks and first team, with the levels' sides swapped.
 
-    Pairing cancels much of the sticks' luck (each level gets the other's throws once); the first team
-    alternates between pairs. Returns (variant, pairing, x's result, x's move times ms, y's move times ms,
-    moves).
+    Each level gets the other's throws once; the first team alternates between pairs. Returns (variant,
+    pairing, index, x's result, x's move times ms, y's move times ms, moves).
     """
     variant, x, y, index, budget_ms, seed = task
     rules = VARIANTS[variant]
@@ -66,18 +71,23 @@ def play_game(task: tuple[str, str, str, int, float, int]) -> tuple[str, str, fl
     winner = pos.outcome().winner  # type: ignore[union-attr]
     result = 0.5 if winner is None else (1.0 if winner == x_team else 0.0)
     y_team = "A" if swapped else "B"
-    return variant, f"{x}-{y}", result, times[x_team], times[y_team], moves
+    return variant, f"{x}-{y}", index, result, times[x_team], times[y_team], moves
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def paired_interval(outcomes: dict[int, float]) -> tuple[float, float, float]:
+    """Mean result and a 95% interval with the pair (games 2k and 2k + 1) as the unit of sampling.
+
+    A pair missing its second game (a run still going) counts with the game it has.
+    """
+    pairs: dict[int, list[float]] = {}
+    for index, result in outcomes.items():
+        pairs.setdefault(index // 2, []).append(result)
+    scores = [sum(r) / len(r) for r in pairs.values()]
+    mean = sum(outcomes.values()) / len(outcomes)
+    if len(scores) < 2:
+        return mean, 0.0, 1.0
+    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores))
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -95,14 +105,14 @@ def tournament(args: argparse.Namespace) -> None:
             x, y = pairing.split("-")
             tasks += [(variant, x, y, i, args.budget_ms, args.seed) for i in range(games)]
     print(f"{len(tasks)} games, budget {args.budget_ms} ms, {args.workers} workers", flush=True)
-    results: dict[tuple[str, str], list[float]] = {}
+    results: dict[tuple[str, str], dict[int, float]] = {}
     level_times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
     with Pool(args.workers) as pool:
-        for done, (variant, pairing, result, tx, ty, _moves) in enumerate(
+        for done, (variant, pairing, index, result, tx, ty, _moves) in enumerate(
             pool.imap_unordered(play_game, tasks, chunksize=1), 1
         ):
-            results.setdefault((variant, pairing), []).append(result)
+            results.setdefault((variant, pairing), {})[index] = result
             x, y = pairing.split("-")
             level_times.setdefault((variant, x), []).extend(tx)
             level_times.setdefault((variant, y), []).extend(ty)
@@ -111,7 +121,7 @@ def tournament(args: argparse.Namespace) -> None:
 
 
 def report(
-    results: dict[tuple[str, str], list[float]],
+    results: dict[tuple[str, str], dict[int, float]],
     level_times: dict[tuple[str, str], list[float]],
     done: int,
     elapsed: float,
@@ -119,10 +129,8 @@ def report(
     print(f"\n-- after {done} games, {elapsed:.0f} s --")
     print(f"{'variant':<10} {'pairing':<12} {'games':>6} {'first wins':>10} {'95% CI':>16}")
     for (variant, pairing), outcomes in sorted(results.items()):
-        n = len(outcomes)
-        wins = sum(outcomes)
-        lo, hi = wilson(wins, n)
-        print(f"{variant:<10} {pairing:<12} {n:>6} {wins / n:>9.1%} {lo:>8.1%}-{hi:<7.1%}")
+        mean, lo, hi = paired_interval(outcomes)
+        print(f"{variant:<10} {pairing:<12} {len(outcomes):>6} {mean:>9.1%} {lo:>8.1%}-{hi:<7.1%}")
     print(f"{'variant':<10} {'level':<8} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for (variant, level), times in sorted(level_times.items()):
         print(

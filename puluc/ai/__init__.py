@@ -19,7 +19,7 @@ from ..position import Move, Position
 from ..rules import Rules
 from .evaluate import SIMPLE_WEIGHTS, evaluate, model_for, terminal_value
 from .playout import estimate
-from .search import SearchResult, search
+from .search import SearchResult, position_value, search
 
 __all__ = ["LEVELS", "Hint", "NoMoveToChoose", "choose_move", "hint", "nodes_for", "win_probability"]
 
@@ -29,7 +29,7 @@ LEVELS = ("easy", "medium", "hard")
 #: measured 150 to 225 nodes/ms on the development machine (one core: Bell 175, ants 150, traditional ants
 #: 2 v 2 225; slower on busy positions and a loaded machine), so 80 keeps even slow searches within budget
 #: there; the p95 move time that `benchmarks/ai.py` prints is the check. Longer roads cost more per node
-#: (see `nodes_for`). In 1 v 1 games with one throw a turn the search stops at two turns (search.MAX_DEPTH),
+#: (see `nodes_for`). In 1 v 1 games with one throw a turn the search stops at four turns (search.MAX_DEPTH),
 #: usually well within the budget; team games and two-throw turns use the budget to search deeper.
 NODES_PER_MS = 80
 #: A node's cost grows with the road (every move copies the board, every evaluation reads it): measured
@@ -94,12 +94,17 @@ def hint(position: Position, rng: random.Random | None = None, budget_ms: float 
 
 
 def win_probability(position: Position, rng: random.Random | None = None, budget_ms: float = 100) -> float:
-    """Team A's chance to win from `position` (draws count half), by capture-first random playouts.
+    """Team A's chance to win from `position` (draws count half).
 
-    A finished game gives exactly 1.0, 0.0 or 0.5. The playouts' standard error at the default budget is
-    about 1.5 points on Bell, 2 on ants 1 v 1 and 4 on traditional ants 2 v 2; it falls as
-    1 / sqrt(budget_ms), so team games want a larger budget (`benchmarks/ai.py --calibrate`). The estimate
-    is of play by the cheap policy, not by strong players: a "who is ahead" bar, not an oracle.
+    A finished game gives exactly 1.0, 0.0 or 0.5. Under the Bell route with one player a side and one
+    throw a turn (the rules the learned evaluation was fitted to, against the exact solution), it is the
+    hard player's search value within the budget: against the exact chance with perfect play
+    (benchmarks/bell_exact.py) it is off by 1.5 points on average (2.2 root mean square) at the default
+    100 ms, where capture-first random playouts were off by 3.6 (4.5), mostly from the cheap policy's bias,
+    not from chance. Elsewhere it is playouts: their standard error at the default budget is about 2 points
+    on ants 1 v 1 and 4 on traditional ants 2 v 2, falling as 1 / sqrt(budget_ms), so team games want a
+    larger budget (`benchmarks/ai.py --calibrate`); there the search was no better against the results of
+    hard-versus-hard games. Either way a "who is ahead" bar, not an oracle.
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a puluc Position, not {type(position).__name__}")
@@ -107,8 +112,12 @@ def win_probability(position: Position, rng: random.Random | None = None, budget
     if position.is_over:
         diff = terminal_value(position)
         return 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
-    rng = rng if rng is not None else random.Random()
     deadline = time.perf_counter() + _safety_seconds(budget_ms)
+    rules = position.rules
+    if rules.route == "army" and rules.team_size == 1 and rules.throws_per_turn == 1:
+        value, _depth = position_value(model_for(rules), position, nodes_for(rules, budget_ms), deadline)
+        return (1.0 + value) / 2.0
+    rng = rng if rng is not None else random.Random()
     value, _count = estimate(position, rng, int(budget_ms * PLAYOUT_MOVES_PER_MS), deadline)
     return value
 

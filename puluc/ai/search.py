@@ -22,13 +22,12 @@ from ..position import Move, Position
 from .evaluate import Model, terminal_value
 from .features import win_logit
 
-#: Deepest search in turns for 1 v 1 with one throw a turn: the mover's turn and the opponent's, valued
-#: when the mover throws again. Measured on Bell with the learned evaluation (paired games, 95% intervals):
-#: depth 2 beats depth 1 in 51.9% +- 1.2 of 4000 games, but depth 3 loses to depth 2 (48.2% +- 1.6 of
-#: 2000), depth 4 too (48.5% +- 2.8 of 600), and so does deepening to 3-5 turns within a 100 ms budget
-#: (48.2% +- 2.0 of 1000): the evaluation's errors, not the horizon, limit the play, and more plies
-#: optimising against them only compound them. So there the budget caps the work; it does not buy depth.
-MAX_DEPTH = 2
+#: Deepest search in turns for 1 v 1 with one throw a turn. Measured against the exact solution of Bell
+#: (benchmarks/bell_exact.py): over 4,000 positions with a choice that matters, the mean loss of winning
+#: chance per decision was 0.39 points at depth 1, 0.127 at 2, 0.086 at 3, 0.044 at 4, and 0.042-0.046 when
+#: deepening to 5-6 within the 300 ms budget; so 4, about 35 ms a move on Bell. (A paired tournament had
+#: once ranked depth 3 below 2; its interval was about half as wide as the games' real spread.)
+MAX_DEPTH = 4
 #: Deepest search for team games and two throws a turn, where depth 2 does not reach the mover's team's
 #: next turn: there deeper is better (traditional ants 2 v 2 against easy: depth 3 won 79.0% +- 3.9 of
 #: 400 paired games, depth 2 75.5% +- 4.1), so the search deepens as far as the budget allows.
@@ -159,3 +158,29 @@ def search(
         if not state.cut:
             break  # every line reached the end of the game: deeper search would change nothing
     return SearchResult(tuple(scored), depth_done, state.nodes)
+
+
+def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> tuple[float, int]:
+    """Team A's value of `pos` (-1 lost .. +1 won) and the turns searched, by iterative deepening.
+
+    A position that must throw is a chance node over its seat's throws; one with pending throws is its
+    seat's best move for its team. Depth 1 always completes; deeper depths run while the node budget
+    lasts, up to `default_depth`.
+    """
+    state = _Search(model, 0, 1 << 62, deadline)
+    value = 0.0
+    depth_done = 0
+    for depth in range(1, default_depth(model) + 1):
+        state.cut = False
+        if depth > 1:
+            if time.perf_counter() > deadline:
+                break
+            state.limit = nodes
+        try:
+            value = state.chance(pos, depth) if not pos._pending else state.decide(pos, depth)
+        except OutOfBudget:
+            break
+        depth_done = depth
+        if not state.cut:
+            break
+    return value, depth_done

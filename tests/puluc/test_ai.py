@@ -149,9 +149,9 @@ def test_search_stays_within_its_node_budget() -> None:
     assert small.depth <= large.depth and large.depth >= 2
 
 
-def test_one_v_one_looks_two_turns_ahead_and_team_games_deepen_with_the_budget() -> None:
+def test_one_v_one_looks_four_turns_ahead_and_team_games_deepen_with_the_budget() -> None:
     bell = positions_with_a_choice(VARIANTS["bell 1v1"], 1, seed=4)[0]
-    assert search(model_for(bell.rules), bell, 10**6, time.perf_counter() + 60).depth == 2
+    assert search(model_for(bell.rules), bell, 10**6, time.perf_counter() + 60).depth == 4
     team = positions_with_a_choice(VARIANTS["ants 2v2 traditional"], 1, seed=4)[0]
     assert search(model_for(team.rules), team, 50_000, time.perf_counter() + 60).depth > 2
 
