@@ -325,10 +325,11 @@ def mean_error(rows: list[tuple[list[float], float]], w: tuple[float, ...] | lis
 def refit(table_path: Path, workers: int, games: int) -> None:
     started = time.perf_counter()
     step = 500
-    tasks = [(str(table_path), lo, min(games, lo + step)) for lo in range(0, games + games // 4, step)]
+    total = games + games // 4  # the last fifth of the games is held out
+    tasks = [(str(table_path), lo, min(total, lo + step)) for lo in range(0, total, step)]
     with Pool(workers) as pool:
         parts = pool.map(_rows_chunk, tasks)
-    cut = len([t for t in tasks if t[1] < games])
+    cut = len([t for t in tasks if t[2] <= games])
     train = [r for p in parts[:cut] for r in p]
     held = [r for p in parts[cut:] for r in p]
     print(f"{len(train):,} training and {len(held):,} held-out positions ({time.perf_counter() - started:.0f} s)")

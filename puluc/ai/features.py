@@ -7,13 +7,14 @@ the team is down to one or two active pieces, and the exact threats of the next 
 about to throw and the seat after it, the expected size of its best capture and the expected number of
 enemy pieces in reach (every throw value weighted by its probability, entering pieces included).
 
-The weights are a logistic regression fitted to the exact chance to win (the solution of Bell,
-benchmarks/bell_exact.py) of 713,866 positions, taken when a seat must throw, from 20,000 Bell games between
-medium, hard and perfect players with 0 to 40% random moves: Newton's method on the cross-entropy with a
-small ridge. On 178,000 held-out positions the predicted chance is off by 3.5 points on average (the
-earlier fit to game results: 3.9), and the search's look-ahead brings a hard decision within 0.05 points
-of the best move on average. The features are route-agnostic (progress comes from the route
-tables), so the same weights serve every variant. This module keeps no mutable state and never moves pieces.
+The weights are a logistic regression fitted to the exact chance to win (the solution of Bell) of
+717,361 positions, taken when a seat must throw, from 20,000 Bell games between medium and perfect players
+with 0 to 40% random moves, by Newton's method on the cross-entropy with a small ridge:
+`python benchmarks/bell_exact.py --fit 20000` reproduces them. On 180,807 held-out positions the predicted
+chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's look-ahead
+brings a hard decision within 0.05 points of the best move on average. The features are route-agnostic
+(progress comes from the route tables), so the same weights serve every variant. This module keeps no
+mutable state and never moves pieces.
 """
 
 from __future__ import annotations
@@ -42,21 +43,21 @@ FEATURES = (
 )
 #: Log-odds of a win per unit of each feature (see the module docstring for the fit).
 WIN_WEIGHTS = (
-    0.638,
-    0.038,
-    0.719,
-    0.270,
-    0.422,
-    -0.206,
-    -0.016,
+    0.636,
+    0.041,
+    0.712,
+    0.271,
+    0.424,
+    -0.210,
+    -0.018,
     -0.655,
     -0.197,
-    0.341,
-    -0.112,
-    0.142,
-    0.211,
-    -0.026,
-    -0.038,
+    0.339,
+    -0.108,
+    0.139,
+    0.201,
+    -0.025,
+    -0.042,
 )
 
 
