@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.presenter import Presenter
+from bot.presenter import CHART_POINT_BUDGET_MS, Presenter
 from bot.sessions import Limits, MovePicker, SessionManager, engine_picker
+from bot.sessions.manager import engine_advisor
 from bot.sessions.repository import GameRepository
 from bot.views.components import DYNAMIC_ITEMS
 
@@ -79,10 +80,12 @@ async def start_game_services(
     manager = SessionManager(
         store,
         picker=picker or engine_picker(settings.ai_budget_ms),
+        advisor=engine_advisor(settings.ai_budget_ms),
         clock=clock,
         limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
     )
-    presenter = Presenter(bot, manager)
+    # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
+    presenter = Presenter(bot, manager, chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms))
     guild_settings = getattr(store, "guild_settings", None)
     if guild_settings is not None:
 

@@ -3,7 +3,8 @@
 Every change of a game, from a click or from the timers, ends here. The presenter always shows the game's
 latest state (under a per-game lock), so updates that race each other can never leave an older board on
 screen; recent narration lines are kept per game so a reader sees the last few things that happened.
-Board images are drawn in a worker thread. This module must never change a game.
+Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
+are drawn in a worker thread. This module must never change a game.
 """
 
 from __future__ import annotations
@@ -22,15 +23,21 @@ from bot import messages
 from bot.i18n import public_language
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotFound
+from bot.sessions.play import ai_rng
 from bot.views import builders
 from bot.views.builders import MAX_MOVE_BUTTONS
-from puluc import MoveEffect
+from puluc import GameRecord, MoveEffect, Position
 
 log = logging.getLogger(__name__)
 
 # A game message with more than this many newer messages below it is reposted at the bottom.
 FRESH_AFTER = 8
 NARRATION_LINES = 6
+# The post-game advantage chart: one win-probability estimate per turn, each with this thinking budget, and
+# at most this many points (sampled evenly), so even a long team game is charted within a few seconds.
+CHART_POINT_BUDGET_MS = 25.0
+CHART_MAX_POINTS = 120
+CHART_FILE = "advantage.png"
 
 
 @dataclass
@@ -42,9 +49,13 @@ class Composed:
     view: discord.ui.View
     png: bytes | None = None
     gif: bytes | None = field(default=None, repr=False)
+    chart: bytes | None = field(default=None, repr=False)  # a finished game's advantage chart
 
     def files(self) -> list[discord.File]:
-        return [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=messages.BOARD_FILE)]
+        found = [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=messages.BOARD_FILE)]
+        if self.chart is not None:
+            found.append(discord.File(io.BytesIO(self.chart), filename=CHART_FILE))
+        return found
 
     def send_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files()}
@@ -81,12 +92,50 @@ def render_png(state: GameState, last: MoveEffect | None) -> bytes | None:
                         labels=board_labels(state) or None)
 
 
+def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
+    """(event number, position) at the start of every turn (before its throw), then the final position."""
+    found: list[tuple[int, Position]] = []
+    last: tuple[int, Position] | None = None
+    for number, position in enumerate(record.positions()):
+        if position.must_throw and not position.is_over:
+            found.append((number, position))
+        last = (number, position)
+    if last is not None and found and found[-1][0] != last[0]:
+        found.append(last)
+    return found
+
+
+def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[int, Position]]:
+    """At most `limit` items spread evenly over `items`, keeping the first and the last."""
+    if len(items) <= limit:
+        return items
+    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)]
+
+
+def render_advantage(state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS) -> bytes | None:
+    """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
+    end; None when the game had fewer than two turns (runs in a worker thread)."""
+    from puluc.ai import win_probability
+    from renderer import render_chart
+
+    starts = turn_starts(state.game_record())
+    if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
+        return None
+    seed = state.seed or 0
+    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
+    series = [win_probability(position, ai_rng(seed, number), budget_ms)
+              for number, position in sample_evenly(starts, max_points)]
+    return render_chart(series, kind="advantage")
+
+
 class Presenter:
     """Composes and publishes game messages for one bot."""
 
-    def __init__(self, client: discord.Client, manager: SessionManager) -> None:
+    def __init__(self, client: discord.Client, manager: SessionManager, *,
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS) -> None:
         self._client = client
         self._manager = manager
+        self._chart_budget_ms = chart_budget_ms
         self._locks: dict[int, asyncio.Lock] = {}
         self._narration: dict[int, deque[str]] = {}
         self._last_move: dict[int, MoveEffect] = {}
@@ -145,8 +194,17 @@ class Presenter:
             return Composed(messages.turn_text(state, lang),
                             messages.game_embed(state, lang, narration, image=png is not None),
                             builders.game_view(state, lang), png)
+        chart = await self._advantage_chart(state) if state.status == "finished" else None
         return Composed("", messages.end_embed(state, lang, narration, finished, image=png is not None),
-                        builders.end_view(state, lang), png)
+                        builders.end_view(state, lang), png, chart=chart)
+
+    async def _advantage_chart(self, state: GameState) -> bytes | None:
+        """The post-game chart, or None: a failure here must never cost the players their result."""
+        try:
+            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms)
+        except Exception:
+            log.exception("could not chart game %d", state.game_id)
+            return None
 
     # -- publishing -----------------------------------------------------------------------------------
 

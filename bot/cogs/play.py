@@ -94,7 +94,8 @@ class Play(PulucCog):
         suggestion = await session.suggest(interaction.user.id)
         lang = language_for(interaction.locale)
         await interaction.followup.send(
-            t("play.hint", lang, move=move_label(suggestion.effect, lang), notation=suggestion.notation),
+            t("play.hint", lang, move=move_label(suggestion.effect, lang), notation=suggestion.notation,
+              chance=round(suggestion.chance * 100)),
             ephemeral=True,
         )
 

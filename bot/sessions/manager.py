@@ -19,7 +19,7 @@ from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChall
 from bot.sessions.reload import CorruptGame, state_from_log
 from bot.sessions.repository import GameRepository
 from bot.sessions.results import ActionResult, Joined
-from bot.sessions.session import Clock, GameSession, MovePicker
+from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
 from bot.store_types import SeatSpec
@@ -46,6 +46,22 @@ def engine_picker(budget_ms: int) -> MovePicker:
     return pick
 
 
+# The default thinking time of a hint (puluc.ai.hint's own default); the bot passes its configured budget.
+HINT_BUDGET_MS = 300
+
+
+def engine_advisor(budget_ms: float = HINT_BUDGET_MS) -> Advisor:
+    """The real hard player's advice (`puluc.ai.hint`), run in a worker thread so the event loop never blocks."""
+
+    async def advise(position: Position, rng: random.Random) -> Advice:
+        from puluc.ai import hint
+
+        found = await asyncio.to_thread(hint, position, rng, budget_ms)
+        return Advice(found.move, found.expected_value)
+
+    return advise
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_open_per_host: int = 3
@@ -60,12 +76,14 @@ class SessionManager:
         repository: GameRepository,
         *,
         picker: MovePicker,
+        advisor: Advisor | None = None,
         clock: Clock = time.time,
         seeds: Callable[[], int] = system_seed,
         limits: Limits = Limits(),
     ) -> None:
         self.repository = repository
         self._picker = picker
+        self._advisor = advisor or engine_advisor()
         self._clock = clock
         self.seeds = seeds  # where game seeds come from; replaceable for reproducible games (tests, demos)
         self.limits = limits
@@ -231,7 +249,7 @@ class SessionManager:
 
     def _add(self, state: GameState) -> GameSession:
         session = GameSession(state, self.repository, clock=self._clock, picker=self._picker,
-                              ai_delay=self.limits.ai_delay, on_change=self._changed)
+                              advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed)
         self._sessions[state.game_id] = session
         self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
         return session

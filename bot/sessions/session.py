@@ -13,7 +13,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.sessions.checks import (
     free_seat,
@@ -66,7 +66,7 @@ from bot.sessions.state import (
     ai_level_number,
 )
 from bot.store_types import DuplicateEvent, EventGap, GameStateError, SeatSpec
-from puluc import IllegalMove, Move, Position, throw_off
+from puluc import IllegalMove, Move, MoveEffect, Position, throw_off
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,31 @@ Clock = Callable[[], float]
 # worker thread behind this.
 MovePicker = Callable[[Position, str, random.Random], Awaitable[Move]]
 ChangeListener = Callable[[ActionResult], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The hard player's choice for a position and its team's chance to win after it (0..1)."""
+
+    move: Move
+    chance: float
+
+
+# The hard player's advice for `position` (for hints); the manager runs the AI in a worker thread behind this.
+Advisor = Callable[[Position, random.Random], Awaitable[Advice]]
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A hint: the move the hard player would make, what it does, and the caller's team's chance to win."""
+
+    move: Move
+    effect: MoveEffect
+    chance: float
+
+    @property
+    def notation(self) -> str:
+        return str(self.move)
 
 
 @contextmanager
@@ -98,6 +123,7 @@ class GameSession:
         *,
         clock: Clock,
         picker: MovePicker,
+        advisor: Advisor,
         ai_delay: float,
         on_change: ChangeListener | None = None,
     ) -> None:
@@ -105,6 +131,7 @@ class GameSession:
         self._repo = repository
         self._clock = clock
         self._picker = picker
+        self._advisor = advisor
         self._ai_delay = ai_delay
         self._on_change = on_change
         self._lock = asyncio.Lock()
@@ -252,15 +279,21 @@ class GameSession:
                 return await self._persist(draft, state)
             return await self._time_out(draft, seat, state)
 
-    async def suggest(self, user_id: int) -> MoveOption:
-        """A move the AI would play for the caller (casual games only)."""
+    async def suggest(self, user_id: int) -> Suggestion:
+        """The move the hard player would make for the caller, with their team's chance to win after it
+        (casual games only, on the caller's turn)."""
         state = require_running(self._state)
         if state.ranked:
             raise HintNotAllowed(f"game {state.game_id} is ranked")
         mover(state, user_id)
         assert state.position is not None and state.seed is not None
-        move = await self._pick(state.position, "hard", state.seed, state.seq)
-        return MoveOption(move, state.position.move_effect(move))
+        position = state.position
+        # The same generator as the AI's move here, so asking twice gives the same answer.
+        advice = await self._advisor(position, ai_rng(state.seed, state.seq))
+        if advice.move not in position.legal_moves():
+            raise ValueError(f"the advisor suggested {advice.move}, which is not legal in game {state.game_id}")
+        chance = min(1.0, max(0.0, float(advice.chance)))
+        return Suggestion(advice.move, position.move_effect(advice.move), chance)
 
     def options_for(self, user_id: int) -> list[MoveOption]:
         """The caller's legal moves, or none when it is not their turn."""

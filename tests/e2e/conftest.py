@@ -147,7 +147,7 @@ def said(result: simcord.InteractionResult) -> str:
 
 async def board_image(message: Any) -> Image.Image:
     """The board PNG attached to a game message, opened with Pillow."""
-    (attachment,) = [a for a in message.attachments if a.filename.endswith(".png")]
+    (attachment,) = [a for a in message.attachments if a.filename == "board.png"]
     image = Image.open(io.BytesIO(await attachment.read()))
     image.load()
     return image

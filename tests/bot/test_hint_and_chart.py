@@ -1,0 +1,163 @@
+"""`/puluc hint` under SimCord, and the advantage chart a finished game's result message carries."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import simcord
+from PIL import Image
+
+from bot import presenter as presenter_module
+from bot.app import PulucBot
+from bot.config import Settings
+from bot.presenter import CHART_FILE, render_advantage, sample_evenly, turn_starts
+from bot.sessions import GameOptions, GameState, InMemoryRepository, Player, SessionManager
+from bot.sessions.state import Place
+from puluc import Move, Position
+from tests.e2e.conftest import World, custom_ids, game_message, is_refusal, make_settings, mentioned, move_ids, said
+
+PERCENT = re.compile(r"about (\d{1,3})%")
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path / "puluc.db")
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> PulucBot:
+    return PulucBot(settings)
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> Iterator[World]:
+    yield World(simcord_env)
+    unexpected = [error for error in simcord_env.errors if not is_refusal(error)]
+    assert not unexpected, f"the bot raised: {unexpected!r}"
+
+
+async def alices_turn(world: World) -> object:
+    """Start a casual game against the AI and return the game message once alice is to move."""
+    started = await world.alice.slash(world.games, "puluc ai", difficulty="easy")
+    assert started.response is not None
+    board = game_message(world.games)
+    assert mentioned(board) == [world.alice.id] and move_ids(board)
+    return board
+
+
+async def play_out(world: World, rng: random.Random) -> None:
+    for _ in range(1_000):
+        board = game_message(world.games)
+        moves = move_ids(board)
+        if not moves:
+            return
+        await world.alice.click(board, custom_id=rng.choice(moves))
+    raise AssertionError("the game against the AI did not end")
+
+
+async def test_a_hint_answers_only_the_caller_with_a_legal_move_and_a_chance(world: World) -> None:
+    board = await alices_turn(world)
+    asked = await world.alice.slash(world.games, "puluc hint")
+    text = said(asked)
+    assert asked.response is not None and asked.response.ephemeral
+    assert "would play" in text
+    found = PERCENT.search(text)
+    assert found is not None and 0 <= int(found.group(1)) <= 100
+    offered = {custom_id.split(":", 4)[4] for custom_id in move_ids(board)}
+    assert any(f"(`{notation}`)" in text for notation in offered)
+
+
+async def test_a_finished_game_shows_its_result_with_an_advantage_chart(world: World) -> None:
+    await alices_turn(world)
+    await play_out(world, random.Random(8))
+    final = game_message(world.games)
+    assert custom_ids(final, "puluc:rematch:")
+    names = [a.filename for a in final.attachments]
+    assert CHART_FILE in names and "board.png" in names
+    (chart,) = [a for a in final.attachments if a.filename == CHART_FILE]
+    image = Image.open(io.BytesIO(await chart.read()))
+    assert image.format == "PNG" and image.width > image.height
+
+
+async def test_a_game_resigned_on_its_first_turn_shows_its_result_without_a_chart(world: World) -> None:
+    invitation = (await world.alice.slash(world.games, "puluc challenge", opponent=world.bob)).response
+    assert invitation is not None
+    (accept,) = custom_ids(invitation, "puluc:accept:")
+    await world.bob.click(invitation.message, custom_id=accept)
+    (first,) = mentioned(game_message(world.games))
+    await world.member(first).slash(world.games, "puluc resign")
+    final = game_message(world.games)
+    assert custom_ids(final, "puluc:rematch:")
+    assert CHART_FILE not in [a.filename for a in final.attachments]
+
+
+async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise RuntimeError("chart bug")
+
+    monkeypatch.setattr(presenter_module, "render_advantage", broken)
+    await alices_turn(world)
+    await play_out(world, random.Random(9))
+    final = game_message(world.games)
+    assert custom_ids(final, "puluc:rematch:")
+    assert [a.filename for a in final.attachments] == ["board.png"]
+
+
+# -- the chart's data, without Discord ---------------------------------------------------------------------
+
+
+async def finished_bell_game(moves: int | None = None) -> GameState:
+    """alice against bob on Bell, both playing their first legal move, to the end (or resigned after `moves`)."""
+
+    async def first(position: Position, level: str, rng: random.Random) -> Move:
+        return position.legal_moves()[0]
+
+    manager = SessionManager(InMemoryRepository(), picker=first, seeds=lambda: 11)
+    alice, bob = Player(1, "alice"), Player(2, "bob")
+    lobby = await manager.open_lobby(alice, Place(guild_id=1, channel_id=1), GameOptions())
+    session = manager.get(lobby.game_id)
+    await session.join(bob)
+    result = await session.start(alice.user_id, manager.new_seed())
+    played = 0
+    while result.state.status == "running":
+        state = result.state
+        if moves is not None and played >= moves:
+            return (await session.resign(alice.user_id)).state
+        seat = state.to_move
+        assert seat is not None and seat.user_id is not None
+        result = await session.play(seat.user_id, str(state.legal_options()[0].move))
+        played += 1
+    return result.state
+
+
+async def test_the_chart_has_a_point_per_turn_start_and_ends_on_the_result() -> None:
+    state = await finished_bell_game()
+    starts = turn_starts(state.game_record())
+    assert len(starts) >= 2
+    assert all(position.must_throw for _, position in starts[:-1])
+    assert starts[-1][1].is_over
+    png = render_advantage(state, budget_ms=5)
+    assert png is not None and Image.open(io.BytesIO(png)).format == "PNG"
+    assert render_advantage(state, budget_ms=5) == png  # seeded by the game: the same chart every time
+
+
+async def test_a_game_of_one_turn_gets_no_chart() -> None:
+    state = await finished_bell_game(moves=0)
+    assert state.status == "finished"
+    assert render_advantage(state, budget_ms=5) is None
+
+
+def test_a_long_game_is_sampled_evenly_keeping_both_ends() -> None:
+    items = [(n, Position.start(__import__("puluc").Rules.preset("bell"), "A")) for n in range(500)]
+    sampled = sample_evenly(items, 120)
+    numbers = [n for n, _ in sampled]
+    assert len(sampled) == 120 and numbers[0] == 0 and numbers[-1] == 499
+    assert numbers == sorted(set(numbers))
+    assert max(b - a for a, b in itertools.pairwise(numbers)) <= 5
+    assert sample_evenly(items[:7], 120) == items[:7]
