@@ -47,6 +47,7 @@ class Settings:
     log_level: str = "INFO"
     turn_timer_seconds: int = 600
     ai_budget_ms: int = 300
+    advantage_bar_ms: int = 10
     ai_move_delay_seconds: float = 1.0
     command_cooldown_seconds: float = 3.0
     max_open_games_per_user: int = 3
@@ -107,6 +108,7 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
         log_level=log_level,
         turn_timer_seconds=_number(values, "TURN_TIMER_SECONDS", int, 600, minimum=30),
         ai_budget_ms=_number(values, "AI_BUDGET_MS", int, 300, minimum=10),
+        advantage_bar_ms=_number(values, "ADVANTAGE_BAR_MS", int, 10, minimum=0),
         ai_move_delay_seconds=_number(values, "AI_MOVE_DELAY_SECONDS", float, 1.0, minimum=0),
         command_cooldown_seconds=_number(values, "COMMAND_COOLDOWN_SECONDS", float, 3.0, minimum=0),
         max_open_games_per_user=_number(values, "MAX_OPEN_GAMES_PER_USER", int, 3, minimum=1),

@@ -85,7 +85,12 @@ async def start_game_services(
         limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
     )
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
-    presenter = Presenter(bot, manager, chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms))
+    presenter = Presenter(
+        bot,
+        manager,
+        chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms),
+        bar_ms=settings.advantage_bar_ms,
+    )
     guild_settings = getattr(store, "guild_settings", None)
     if guild_settings is not None:
 

@@ -81,15 +81,28 @@ def board_labels(state: GameState) -> dict[int | str, str]:
     return labels
 
 
-def render_png(state: GameState, last: MoveEffect | None) -> bytes | None:
-    """The board of a running or finished game as PNG (runs in a worker thread)."""
+def advantage(state: GameState, budget_ms: float) -> float | None:
+    """Team A's chance to win for the board's "who is ahead" bar, or None when the bar is off (budget 0).
+
+    Seeded by the game and its event number, so the same position always shows the same bar.
+    """
+    if budget_ms <= 0 or state.position is None:
+        return None
+    from puluc.ai import win_probability
+
+    return win_probability(state.position, ai_rng(state.seed or 0, state.seq), budget_ms)
+
+
+def render_png(state: GameState, last: MoveEffect | None, bar_ms: float = 0) -> bytes | None:
+    """The board of a running or finished game as PNG, with the advantage bar when `bar_ms` > 0 (runs in a
+    worker thread)."""
     if state.position is None:
         return None
     from renderer import render_board
 
     throws = state.turn_throws if state.status == "running" else None
     return render_board(state.position, last_move=last if last is not None else True, throw=throws or None,
-                        labels=board_labels(state) or None)
+                        labels=board_labels(state) or None, advantage=advantage(state, bar_ms))
 
 
 def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
@@ -132,10 +145,11 @@ class Presenter:
     """Composes and publishes game messages for one bot."""
 
     def __init__(self, client: discord.Client, manager: SessionManager, *,
-                 chart_budget_ms: float = CHART_POINT_BUDGET_MS) -> None:
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0) -> None:
         self._client = client
         self._manager = manager
         self._chart_budget_ms = chart_budget_ms
+        self._bar_ms = bar_ms
         self._locks: dict[int, asyncio.Lock] = {}
         self._narration: dict[int, deque[str]] = {}
         self._last_move: dict[int, MoveEffect] = {}
@@ -186,7 +200,7 @@ class Presenter:
         png = None
         if state.position is not None:
             try:
-                png = await asyncio.to_thread(render_png, state, self._last_move.get(state.game_id))
+                png = await asyncio.to_thread(render_png, state, self._last_move.get(state.game_id), self._bar_ms)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
                 log.exception("could not draw the board of game %d", state.game_id)

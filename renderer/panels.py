@@ -142,10 +142,16 @@ def draw_advantage(draw: ImageDraw.ImageDraw, layout: Layout, theme: Theme, adva
     radius = (y1 - y0) // 2
     draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=theme.team_b)
     if split > x0:
+        # A's rounded end, squared off at the split; near either end the square part shrinks to nothing.
         draw.rounded_rectangle((x0, y0, max(split, x0 + 2 * radius), y1), radius=radius, fill=theme.team_a)
-        draw.rectangle((max(x0 + radius, split - radius), y0, split, y1), fill=theme.team_a)
+        left = max(x0 + radius, split - radius)
+        if left <= split:
+            draw.rectangle((left, y0, split, y1), fill=theme.team_a)
     if split < x1:
-        draw.rectangle((split, y0, min(x1 - radius, split + radius), y1), fill=theme.team_b)
+        # B again from the split over whatever A's rounded end overdrew, short of B's own rounded end.
+        right = min(x1 - radius, max(split + radius, x0 + 2 * radius))
+        if right >= split:
+            draw.rectangle((split, y0, right, y1), fill=theme.team_b)
     mid = (x0 + x1) // 2
     draw.line((mid, y0 - 4, mid, y1 + 4), fill=theme.text, width=2)
     # Team shapes at the ends, so the bar does not rely on colour to say who is who.

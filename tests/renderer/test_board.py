@@ -195,6 +195,20 @@ def test_advantage_bar_fills_team_a_share_from_the_left(
     assert image.getpixel((x1 - (x1 - x0) // 4, cy)) == getattr(theme, right)
 
 
+def test_advantage_bar_draws_every_share_near_the_ends(tower: Position) -> None:
+    # Shares within a bar's corner radius of either end once made Pillow refuse a rectangle drawn backwards.
+    x0, y0, x1, y1 = advantage_box(layout_for(9, 1))
+    theme = THEMES["dark"]
+    for share in [i / 1000 for i in range(0, 40)] + [1 - i / 1000 for i in range(0, 40)]:
+        image = rgb(render_board(tower, advantage=share))
+        split = x0 + round((x1 - x0) * share)
+        cy = (y0 + y1) // 2
+        if split - x0 > (y1 - y0):  # A's share is wider than its rounded end: its colour shows left of the split
+            assert image.getpixel((split - 2, cy)) == theme.team_a
+        if x1 - split > (y1 - y0):
+            assert image.getpixel((split + 2, cy)) == theme.team_b
+
+
 @pytest.mark.parametrize("advantage", [-0.1, 1.5, float("nan"), "0.5", True])
 def test_advantage_outside_zero_to_one_is_refused(tower: Position, advantage: object) -> None:
     with pytest.raises(BadOption):
