@@ -12,7 +12,7 @@ The weights are a logistic regression fitted to the exact chance to win (the sol
 with 0 to 40% random moves, by Newton's method on the cross-entropy with a small ridge:
 `python benchmarks/bell_exact.py --fit 20000` reproduces them. On 180,807 held-out positions the predicted
 chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's look-ahead
-brings a hard decision within 0.05 points of the best move on average. The features are route-agnostic
+brings a hard decision within about 0.06 points of the best move on average. The features are route-agnostic
 (progress comes from the route tables), so the same weights serve every variant. This module keeps no
 mutable state and never moves pieces.
 """
