@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..position import Move, Position
 from .evaluate import Model, terminal_value
 from .features import win_logit
+
+T = TypeVar("T")
 
 #: Deepest search in turns for 1 v 1 with one throw a turn. Measured against the exact solution of Bell
 #: (benchmarks/bell_exact.py): over 4,000 positions with a choice that matters, the mean loss of winning
@@ -117,6 +121,33 @@ class _Search:
         return total
 
 
+def _deepen(
+    state: _Search, nodes: int, deadline: float, max_depth: int, step: Callable[[int], T]
+) -> tuple[T | None, int]:
+    """Run `step(depth)` for depth 1, 2, ... `max_depth`: depth 1 always finishes, deeper ones while the node
+    budget and the safety deadline last, and none once no line was cut at the horizon (every line reached
+    the end of the game, so deeper search would change nothing). The last finished depth's result and depth.
+    """
+    result: T | None = None
+    depth_done = 0
+    for depth in range(1, max_depth + 1):
+        state.cut = False
+        if depth > 1:
+            if time.perf_counter() > deadline:
+                break
+            state.limit = nodes
+        else:
+            state.limit = 1 << 62  # the first depth always finishes
+        try:
+            result = step(depth)
+        except OutOfBudget:
+            break
+        depth_done = depth
+        if not state.cut:
+            break
+    return result, depth_done
+
+
 def search(
     model: Model,
     pos: Position,
@@ -132,32 +163,19 @@ def search(
     moves = list(pos._legal())
     if not moves:
         raise ValueError("no legal move: the position must throw first or the game is over")
-    team = pos._turn & 1
-    state = _Search(model, team, nodes, deadline)
-    scored: list[tuple[Move, float]] = []
-    depth_done = 0
+    state = _Search(model, pos._turn & 1, nodes, deadline)
     order = moves
-    if max_depth is None:
-        max_depth = default_depth(model)
-    for depth in range(1, max_depth + 1):
-        state.cut = False
-        if depth > 1:
-            if time.perf_counter() > deadline:
-                break
-            state.limit = nodes
-        else:
-            state.limit = 1 << 62  # the first depth always finishes
-        try:
-            values = [(move, state.after_move(pos.play(move), depth)) for move in order]
-        except OutOfBudget:
-            break
+
+    def step(depth: int) -> list[tuple[Move, float]]:
+        nonlocal order
+        values = [(move, state.after_move(pos.play(move), depth)) for move in order]
         # Sorting is stable, so equal values keep the legal-move order: the result does not depend on timing.
         scored = sorted(values, key=lambda mv: -mv[1])
-        order = [m for m, _ in scored]
-        depth_done = depth
-        if not state.cut:
-            break  # every line reached the end of the game: deeper search would change nothing
-    return SearchResult(tuple(scored), depth_done, state.nodes)
+        order = [m for m, _ in scored]  # the next depth tries the best moves first
+        return scored
+
+    scored, depth_done = _deepen(state, nodes, deadline, max_depth or default_depth(model), step)
+    return SearchResult(tuple(scored or ()), depth_done, state.nodes)
 
 
 def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> tuple[float, int]:
@@ -167,20 +185,10 @@ def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> 
     seat's best move for its team. Depth 1 always completes; deeper depths run while the node budget
     lasts, up to `default_depth`.
     """
-    state = _Search(model, 0, 1 << 62, deadline)
-    value = 0.0
-    depth_done = 0
-    for depth in range(1, default_depth(model) + 1):
-        state.cut = False
-        if depth > 1:
-            if time.perf_counter() > deadline:
-                break
-            state.limit = nodes
-        try:
-            value = state.chance(pos, depth) if not pos._pending else state.decide(pos, depth)
-        except OutOfBudget:
-            break
-        depth_done = depth
-        if not state.cut:
-            break
-    return value, depth_done
+    state = _Search(model, 0, nodes, deadline)
+
+    def step(depth: int) -> float:
+        return state.chance(pos, depth) if not pos._pending else state.decide(pos, depth)
+
+    value, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
+    return value or 0.0, depth_done
