@@ -13,8 +13,8 @@ with 0 to 40% random moves, by Newton's method on the cross-entropy with a small
 `python benchmarks/bell_exact.py --fit 20000` reproduces them. On 180,807 held-out positions the predicted
 chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's look-ahead
 brings a hard decision within about 0.06 points of the best move on average. The features are route-agnostic
-(progress comes from the route tables), so the same weights serve every variant. This module keeps no
-mutable state and never moves pieces.
+(progress comes from the route tables), so these weights serve every 1 v 1 variant; team games have their
+own, fitted to game results (TEAM_WIN_WEIGHTS). This module keeps no mutable state and never moves pieces.
 """
 
 from __future__ import annotations
@@ -58,6 +58,28 @@ WIN_WEIGHTS = (
     0.201,
     -0.025,
     -0.042,
+)
+#: The same for games with more than one player a side, where no exact solution exists: a fit to the results
+#: of 20,000 traditional ants 2 v 2 games between medium players with 0-30% random moves
+#: (`python benchmarks/fit_team_evaluation.py` reproduces them). Against medium in that variant, hard won
+#: 54.0% of 400 paired games with these and 49.0% of the same games with WIN_WEIGHTS (`benchmarks/ai.py
+#: --variants ants-2v2 --pairings hard-medium --games 200`, seeds 7 and 8).
+TEAM_WIN_WEIGHTS = (
+    0.354,
+    -0.111,
+    0.504,
+    0.106,
+    0.035,
+    0.075,
+    0.101,
+    -1.120,
+    -0.408,
+    0.324,
+    0.116,
+    0.324,
+    0.116,
+    0.057,
+    -0.052,
 )
 
 
@@ -154,7 +176,8 @@ def features(model: Model, pos: Position) -> list[float]:
 
 def win_logit(model: Model, pos: Position) -> float:
     """Log-odds that team A wins from `pos`, a running game whose seat must throw."""
+    weights = WIN_WEIGHTS if model.t.seats == 2 else TEAM_WIN_WEIGHTS
     total = 0.0
-    for w, x in zip(WIN_WEIGHTS, features(model, pos), strict=True):
+    for w, x in zip(weights, features(model, pos), strict=True):
         total += w * x
     return total

@@ -12,7 +12,7 @@ import pytest
 from puluc import Move, Position, Rules, Throw
 from puluc.ai import NoMoveToChoose, choose_move, hint, nodes_for, win_probability
 from puluc.ai.evaluate import capture_gains, evaluate, model_for
-from puluc.ai.features import features, win_logit
+from puluc.ai.features import TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features, win_logit
 from puluc.ai.search import search
 from puluc.sticks import throw_probabilities
 
@@ -365,3 +365,13 @@ def test_bell_win_probability_is_the_search_value_and_sees_a_win_in_hand(bell: R
     chance = win_probability(before, random.Random(1))
     assert 6 / 16 < chance < 1.0
     assert win_probability(before, random.Random(99)) == chance  # a search: no sampling noise
+
+
+def test_team_games_are_valued_with_the_team_weights() -> None:
+    for rules, weights in ((Rules.preset("ants", team_size=2), TEAM_WIN_WEIGHTS), (Rules.preset("ants"), WIN_WEIGHTS)):
+        pos = positions_with_a_choice(rules, 1, seed=5)[0]
+        while not pos.must_throw:
+            pos = pos.play(pos.legal_moves()[0])
+        model = model_for(rules)
+        expected = sum(w * x for w, x in zip(weights, features(model, pos), strict=True))
+        assert win_logit(model, pos) == pytest.approx(expected)
