@@ -338,9 +338,14 @@ def refit(table_path: Path, workers: int, games: int) -> None:
         f"mean error of the chance to win on held-out positions: now {100 * mean_error(held, WIN_WEIGHTS):.2f} "
         f"points, refitted {100 * mean_error(held, w):.2f}"
     )
-    print("WIN_WEIGHTS = (")
-    for name, value in zip(FEATURES, w, strict=True):
-        print(f"    {value:.3f},  # {name}")
+    print_weights("WIN_WEIGHTS", w)
+
+
+def print_weights(name: str, weights: list[float]) -> None:
+    """The weights as the Python source of puluc/ai/features.py, one feature a line."""
+    print(f"{name} = (")
+    for feature, value in zip(FEATURES, weights, strict=True):
+        print(f"    {value:.3f},  # {feature}")
     print(")")
 
 

@@ -15,12 +15,12 @@ import math
 import random
 from multiprocessing import Pool
 
-from bell_exact import fit  # benchmarks/ is this script's folder, so its sibling imports directly
+from bell_exact import fit, print_weights  # benchmarks/ is this script's folder, so its sibling imports directly
 
 from puluc import Position, Rules, Throw
 from puluc.ai import choose_move
 from puluc.ai.evaluate import model_for
-from puluc.ai.features import FEATURES, TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features
+from puluc.ai.features import TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features
 
 RULES = Rules.preset("ants", team_size=2)
 
@@ -69,10 +69,7 @@ def main() -> None:
         f"held-out log-loss: Bell weights {log_loss(held, WIN_WEIGHTS):.4f}, team weights now "
         f"{log_loss(held, TEAM_WIN_WEIGHTS):.4f}, refit {log_loss(held, weights):.4f}"
     )
-    print("TEAM_WIN_WEIGHTS = (")
-    for name, value in zip(FEATURES, weights, strict=True):
-        print(f"    {value:.3f},  # {name}")
-    print(")")
+    print_weights("TEAM_WIN_WEIGHTS", weights)
 
 
 if __name__ == "__main__":
