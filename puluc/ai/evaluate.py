@@ -114,42 +114,51 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
     return tuple(table)
 
 
-def capture_gains(model: Model, pos: Position, seat: int) -> list[int]:
-    """gains[n]: the most pieces `seat` can capture with a throw of n now (0 when it cannot capture).
-
-    Capturing a stack swings every piece in it: the enemy's become captives, the mover's team's are freed.
-    """
+def capture_targets(model: Model, pos: Position, seat: int) -> list[set[int]]:
+    """targets[n]: the cells (indexes) of the enemy stacks `seat` could land on with a throw of n now, entering
+    included, forward or (scorpion) backward; n runs 1 to 5, index 0 stays empty."""
     t = model.t
     board = pos._board
     team = seat & 1
-    gains = [0, 0, 0, 0, 0, 0]
+    targets: list[set[int]] = [set(), set(), set(), set(), set(), set()]
     mine = [i for i, s in enumerate(board) if s is not None and s[1] == seat]
     can_enter = pos._home[seat] > 0 and not (t.one_active and mine)
     enter = t.enter[team]
     fwd = t.fwd[team]
     back = t.back[team] if t.scorpion else None
     for n in range(1, 6):
-        best = 0
+        found = targets[n]
         if can_enter:
-            target = board[enter[n][0]]  # type: ignore[index]
+            dest = enter[n][0]  # type: ignore[index]
+            target = board[dest]
             if target is not None and target[1] & 1 != team:
-                best = len(target) - 1
+                found.add(dest)
         for i in mine:
             d = board[i][0]  # type: ignore[index]
             step = fwd[d][i][n]
             if step is not None and step[0] != ARRIVE:
                 dest = step[1]
                 target = board[dest]
-                if target is not None and dest != i and target[1] & 1 != team and len(target) - 1 > best:
-                    best = len(target) - 1
+                if target is not None and dest != i and target[1] & 1 != team:
+                    found.add(dest)
             if back is not None:
                 step = back[d][i][n]
                 if step is not None:
-                    target = board[step[1]]
-                    if target is not None and step[1] != i and target[1] & 1 != team and len(target) - 1 > best:
-                        best = len(target) - 1
-        gains[n] = best
-    return gains
+                    dest = step[1]
+                    target = board[dest]
+                    if target is not None and dest != i and target[1] & 1 != team:
+                        found.add(dest)
+    return targets
+
+
+def capture_gains(model: Model, pos: Position, seat: int) -> list[int]:
+    """gains[n]: the most pieces `seat` can capture with a throw of n now (0 when it cannot capture).
+
+    Capturing a stack swings every piece in it: the enemy's become captives, the mover's team's are freed.
+    """
+    board = pos._board
+    sizes = [[len(board[c]) - 1 for c in cells] for cells in capture_targets(model, pos, seat)]  # type: ignore[arg-type]
+    return [max(found, default=0) for found in sizes]
 
 
 def expected_gain(model: Model, gains: list[int], pending: tuple[int, ...]) -> float:

@@ -20,8 +20,7 @@ own, fitted to game results (TEAM_WIN_WEIGHTS). This module keeps no mutable sta
 from __future__ import annotations
 
 from ..position import Position
-from ..routes import ARRIVE
-from .evaluate import Model
+from .evaluate import Model, capture_targets
 
 #: Feature names, in the order of WIN_WEIGHTS (each is team A's value minus team B's).
 FEATURES = (
@@ -86,40 +85,13 @@ TEAM_WIN_WEIGHTS = (
 def _threats(model: Model, pos: Position, seat: int) -> tuple[float, float, float]:
     """What `seat` can capture with its next throw: (expected best capture, expected pieces in reach,
     the same for towers of two or more pieces only), sizes counted in pieces of the target stack."""
-    t = model.t
     board = pos._board
-    team = seat & 1
-    mine = [i for i, s in enumerate(board) if s is not None and s[1] == seat]
-    can_enter = pos._home[seat] > 0 and not (t.one_active and mine)
-    enter = t.enter[team]
-    fwd = t.fwd[team]
-    back = t.back[team] if t.scorpion else None
+    targets = capture_targets(model, pos, seat)
     gain = 0.0
     hit: dict[int, float] = {}
     for n, p in model.singles:
         best = 0
-        targets: set[int] = set()
-        if can_enter:
-            dest = enter[n][0]  # type: ignore[index]
-            s = board[dest]
-            if s is not None and s[1] & 1 != team:
-                targets.add(dest)
-        for i in mine:
-            d = board[i][0]  # type: ignore[index]
-            step = fwd[d][i][n]
-            if step is not None and step[0] != ARRIVE:
-                dest = step[1]
-                s = board[dest]
-                if s is not None and dest != i and s[1] & 1 != team:
-                    targets.add(dest)
-            if back is not None:
-                step = back[d][i][n]
-                if step is not None:
-                    dest = step[1]
-                    s = board[dest]
-                    if s is not None and dest != i and s[1] & 1 != team:
-                        targets.add(dest)
-        for dest in targets:
+        for dest in targets[n]:
             size = len(board[dest]) - 1  # type: ignore[arg-type]
             if size > best:
                 best = size
