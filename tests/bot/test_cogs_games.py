@@ -20,14 +20,8 @@ from bot.config import Settings
 from bot.game_services import services
 from bot.replies import BotLacksPermissions, Refusal
 from bot.sessions.errors import ChannelBusy
+from tests.e2e.conftest import World, make_settings
 from tests.simcord_raw import emit_click
-
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789"
-
-
-def make_settings(path: Path) -> Settings:
-    return Settings(discord_token=TOKEN, database_url=f"sqlite:///{path}", database_path=path,
-                    ai_budget_ms=10, ai_move_delay_seconds=0.0, command_cooldown_seconds=0.0)
 
 
 @pytest.fixture
@@ -38,19 +32,6 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def simcord_bot(settings: Settings) -> PulucBot:
     return PulucBot(settings)
-
-
-class World:
-    def __init__(self, env: simcord.Env) -> None:
-        self.env = env
-        self.guild = env.create_guild("Puluc Club")
-        self.games = self.guild.create_text_channel("games")
-        self.alice = self.guild.add_member(env.create_user("alice"))
-        self.bob = self.guild.add_member(env.create_user("bob"))
-        self.carol = self.guild.add_member(env.create_user("carol"))
-
-    def member(self, user_id: int) -> simcord.MemberActor:
-        return next(m for m in (self.alice, self.bob, self.carol) if m.id == user_id)
 
 
 @pytest.fixture

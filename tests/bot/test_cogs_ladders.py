@@ -32,6 +32,7 @@ from bot.ratings import GLOBAL_SCOPE
 from bot.store import Store, open_store
 from bot.store_types import NewEvent, SeatSpec
 from puluc import Game, GameRecord, Rules
+from tests.e2e import conftest as e2e
 from tests.simcord_raw import emit_click
 
 LADDERS = "bot.cogs.ladders"
@@ -150,15 +151,8 @@ def club(i: int) -> tuple[int, str]:
     return CLUB[i], f"club{i + 1:02d}"
 
 
-class World:
-    def __init__(self, env: simcord.Env) -> None:
-        self.env = env
-        self.guild = env.create_guild("Puluc Club")
-        self.games = self.guild.create_text_channel("games")
-        self.alice = self.guild.add_member(env.create_user("alice"))
-        self.bob = self.guild.add_member(env.create_user("bob"))
-        self.carol = self.guild.add_member(env.create_user("carol"))
-        self.dave = self.guild.add_member(env.create_user("dave"))
+class World(e2e.World):
+    """The end-to-end suite's server, with a member's id and name as a ladder entry names them."""
 
     def pair(self, member: simcord.MemberActor) -> tuple[int, str]:
         return member.id, member.name
