@@ -25,6 +25,8 @@ import sys
 import time
 from multiprocessing import Pool
 
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+
 from puluc import Position, Rules, Throw
 from puluc.ai import NODES_PER_MS, choose_move, win_probability
 from puluc.ai.evaluate import model_for
@@ -90,13 +92,6 @@ def paired_interval(outcomes: dict[int, float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def tournament(args: argparse.Namespace) -> None:
     tasks = []
     for variant in args.variants:
@@ -134,8 +129,8 @@ def report(
     print(f"{'variant':<10} {'level':<8} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for (variant, level), times in sorted(level_times.items()):
         print(
-            f"{variant:<10} {level:<8} {len(times):>7} {percentile(times, 0.5):>8.2f} "
-            f"{percentile(times, 0.95):>8.2f} {max(times, default=float('nan')):>8.2f}"
+            f"{variant:<10} {level:<8} {len(times):>7} {percentile(times, 50):>8.2f} "
+            f"{percentile(times, 95):>8.2f} {max(times, default=float('nan')):>8.2f}"
         )
     sys.stdout.flush()
 

@@ -37,6 +37,8 @@ from array import array
 from multiprocessing import Pool
 from pathlib import Path
 
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+
 from puluc import Position, Rules, Throw
 from puluc.ai import choose_move
 from puluc.ai.evaluate import SIMPLE_WEIGHTS, evaluate, model_for
@@ -237,8 +239,8 @@ def level_cost(table_path: Path, level: str, ppns: list[str], workers: int, budg
         parts = pool.map(_cost_chunk, tasks)
     loss = sum(p[0] for p in parts) / len(ppns)
     wrong = sum(p[1] for p in parts) / len(ppns)
-    times = sorted(t for p in parts for t in p[2])
-    p50, p95 = times[len(times) // 2], times[int(0.95 * len(times))]
+    times = [t for p in parts for t in p[2]]
+    p50, p95 = percentile(times, 50), percentile(times, 95)
     return (
         f"{level:<7} mean loss {100 * loss:6.3f} points of winning chance per decision, "
         f"not a best move in {100 * wrong:5.1f}%   (ms p50 {p50:.2f}, p95 {p95:.2f})"

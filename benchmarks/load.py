@@ -46,6 +46,7 @@ from typing import Any
 
 import simcord
 import simcord.interactions as sim_interactions
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 from simcord.backend import serializers
 from simcord.backend.models import interaction as interaction_model
 from simcord.enums import ComponentType, InteractionType
@@ -297,13 +298,6 @@ async def set_up(env: simcord.Env, games: int) -> list[Table]:
             await actor.click(channel.last_message, custom_id=custom_id)  # type: ignore[arg-type]
         tables.append(table)
     return tables
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
 def peak_rss_mb() -> float:

@@ -12,6 +12,8 @@ import random
 import statistics
 import time
 
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+
 from puluc import GameRecord, Position, Rules, Throw
 from renderer import render_board, render_replay
 from renderer.sample import random_game
@@ -54,11 +56,9 @@ def bench_boards(name: str, rules: Rules, count: int) -> None:
         data = render_board(pos, throw=throw, labels=labels, advantage=0.5)
         times.append((time.perf_counter() - start) * 1000)
         sizes.append(len(data))
-    times.sort()
-    p50 = statistics.median(times)
-    p95 = times[int(len(times) * 0.95) - 1]
+    p50, p95 = percentile(times, 50), percentile(times, 95)
     print(
-        f"{name:<28} board PNG  p50 {p50:5.1f} ms  p95 {p95:5.1f} ms  max {times[-1]:5.1f} ms  "
+        f"{name:<28} board PNG  p50 {p50:5.1f} ms  p95 {p95:5.1f} ms  max {max(times):5.1f} ms  "
         f"size mean {statistics.mean(sizes) / 1024:5.1f} KB  max {max(sizes) / 1024:5.1f} KB  ({count} boards)"
     )
 

@@ -19,12 +19,13 @@ import asyncio
 import json
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.ratings import PROVISIONAL_GAMES, display_rating
 from bot.recovery import rebuild_running_games
@@ -209,10 +210,10 @@ async def timed(samples: int, action: Callable[[int], Awaitable[object]]) -> lis
 
 
 def report(name: str, times: list[float]) -> None:
-    p95 = statistics.quantiles(times, n=20)[18]
+    p95 = percentile(times, 95)
     goal = GOALS_MS.get(name)
     verdict = "" if goal is None else f" (goal <= {goal:.0f} ms: {'met' if p95 <= goal else 'MISSED'})"
-    print(f"{name:28s} p50 {statistics.median(times):7.3f} ms   p95 {p95:7.3f} ms{verdict}")
+    print(f"{name:28s} p50 {percentile(times, 50):7.3f} ms   p95 {p95:7.3f} ms{verdict}")
 
 
 async def measure(path: Path, players: int, running: int, guilds: int, now: float, rng: random.Random) -> None:
