@@ -10,7 +10,7 @@ import logging
 from dataclasses import replace
 
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
-from bot.store_types import GameLog
+from bot.storage.types import GameLog
 from puluc import Move, Position, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
 
