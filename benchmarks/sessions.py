@@ -37,7 +37,7 @@ async def _measure(repository: GameRepository, games: int) -> list[float]:
         lobby = await manager.open_lobby(Player(1, "a"), Place(1, 100 + number), GameOptions())
         session = manager.get(lobby.game_id)
         await session.join(Player(2, "b"))
-        await session.start(1, manager.new_seed())
+        await session.start(1, manager.seeds())
         rng = random.Random(number)
         while session.state.status == "running":
             state = session.state

@@ -190,11 +190,11 @@ class Lobby(PulucCog):
         elif kind == "leave":
             result = await session.leave(user.id)
         elif kind == "start":
-            result = await session.start(user.id, games.manager.new_seed())
+            result = await session.start(user.id, games.manager.seeds())
         elif kind == "cancel":
             result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
         elif kind == "accept":
-            result = await session.accept(player_of(user), int(component.arg), games.manager.new_seed())
+            result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
         elif kind == "decline":
             result = await session.decline(user.id, int(component.arg))
         else:

@@ -204,9 +204,6 @@ class SessionManager:
         except ValueError as exc:
             raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
 
-    def new_seed(self) -> int:
-        return self.seeds()
-
     # -- internals --------------------------------------------------------------------------------------
 
     def check_can_host(self, user_id: int, place: Place) -> None:

@@ -29,7 +29,7 @@ from bot.sessions.errors import (
 from bot.storage.memory import InMemoryRepository
 from bot.storage.protocol import GameRepository
 from puluc import GameRecord
-from tests.bot.sessions.conftest import (
+from tests.helpers import (
     ALICE,
     BOB,
     CAROL,
@@ -218,7 +218,7 @@ async def test_a_2v2_traditional_game_throws_twice_and_can_move_twice_a_turn(
     session = manager.get(lobby.game_id)
     for player in (BOB, CAROL, DAVE):
         await session.join(player)
-    start = await session.start(ALICE.user_id, manager.new_seed())
+    start = await session.start(ALICE.user_id, manager.seeds())
     assert all(len(h.throws) == 2 for h in start.happenings if isinstance(h, Thrown))
 
     double_moves = 0

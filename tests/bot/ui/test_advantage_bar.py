@@ -6,8 +6,7 @@ import pytest
 
 from bot.config import ConfigError, load_settings
 from bot.ui.presenter import advantage, render_png
-from tests.bot.test_config import TOKEN
-from tests.bot.test_hint_and_chart import finished_bell_game
+from tests.helpers import TOKEN, finished_bell_game
 
 
 async def test_a_finished_game_shows_its_result_on_the_bar() -> None:
