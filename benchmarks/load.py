@@ -53,6 +53,7 @@ from simcord.enums import ComponentType, InteractionType
 
 from bot.app import PulucBot
 from bot.config import Settings
+from bot.storage.urls import SqliteUrl
 
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -65,7 +66,7 @@ ANSWERS = ("respond_with_message", "defer", "defer_update", "update_source", "sh
 def settings_for(db: Path) -> Settings:
     # The production defaults, except what a benchmark must not wait for: the AI's pause (no AI seats
     # here anyway) and the per-user command cooldown (set-up runs hundreds of commands in a second).
-    return Settings(discord_token=TOKEN, database_url=f"sqlite:///{db}", database_path=db,
+    return Settings(discord_token=TOKEN, database=SqliteUrl(db),
                     ai_move_delay_seconds=0.0, command_cooldown_seconds=0.0)
 
 

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
-from bot.sessions import GameOptions, InMemoryRepository, Place, Player, SessionManager
-from bot.sessions.repository import GameRepository
-from bot.store import open_store
+from bot.sessions import GameOptions, Place, Player, SessionManager
+from bot.storage.memory import InMemoryRepository
+from bot.storage.protocol import GameRepository
+from bot.storage.sqlite.store import open_store
 from puluc import Move, Position
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, open_store
+from bot.storage.sqlite.store import Store, open_store
 
 START = 1_800_000_000.0  # a fixed "now" (2027-01-15) so time-based rules are reproducible
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChallenge, TooManyGames
 from bot.sessions.reload import CorruptGame, state_from_log
-from bot.sessions.repository import GameRepository
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
-from bot.store_types import GameNotFound as StoredGameNotFound
-from bot.store_types import SeatSpec
+from bot.storage.errors import GameNotFound as StoredGameNotFound
+from bot.storage.protocol import GameRepository
+from bot.storage.types import SeatSpec
 from puluc import Move, Position
 
 log = logging.getLogger(__name__)

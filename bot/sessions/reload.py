@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
-from bot.store_types import Event, Game, GameLog
+from bot.storage.types import Event, Game, GameLog
 from puluc import InvalidRulesError, Move, Position, PulucError, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
 

@@ -42,7 +42,6 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
-from bot.sessions.repository import GameRepository
 from bot.sessions.results import (
     ActionResult,
     Cancelled,
@@ -65,7 +64,9 @@ from bot.sessions.state import (
     SeatState,
     ai_level_number,
 )
-from bot.store_types import DuplicateEvent, EventGap, GameStateError, SeatSpec
+from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
+from bot.storage.protocol import GameRepository
+from bot.storage.types import SeatSpec
 from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
 
 log = logging.getLogger(__name__)

@@ -13,12 +13,13 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot import presenter as presenter_module
 from bot.app import PulucBot
 from bot.config import Settings
-from bot.presenter import CHART_FILE, render_advantage, sample_evenly, turn_starts
-from bot.sessions import GameOptions, GameState, InMemoryRepository, Player, SessionManager
+from bot.sessions import GameOptions, GameState, Player, SessionManager
 from bot.sessions.state import Place
+from bot.storage.memory import InMemoryRepository
+from bot.ui import presenter as presenter_module
+from bot.ui.presenter import CHART_FILE, render_advantage, sample_evenly, turn_starts
 from puluc import Move, Position
 from tests.e2e.conftest import World, custom_ids, game_message, is_refusal, make_settings, mentioned, move_ids, said
 

@@ -124,7 +124,7 @@ def test_bad_database_url_scheme_fails_in_one_line(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "postgres://db.example/puluc")
+    monkeypatch.setenv("DATABASE_URL", "mysql://db.example/puluc")
     code, _, err = check(capsys)
     assert code == 1
     assert one_error_line(err).startswith("puluc-bot: error: DATABASE_URL ")

@@ -24,6 +24,7 @@ from PIL import Image
 from bot.app import PulucBot
 from bot.config import Settings
 from bot.sessions import SessionError, SessionManager
+from bot.storage.urls import SqliteUrl
 from tests.simcord_raw import emit_click
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.e2eTestTokenThatIsNotReal0123456789"
@@ -33,7 +34,7 @@ MAX_CLICKS = 2_000  # far more than any game here needs; a game that never ends 
 
 def make_settings(path: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
-        "discord_token": TOKEN, "database_url": f"sqlite:///{path}", "database_path": path,
+        "discord_token": TOKEN, "database": SqliteUrl(path),
         "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0,
     }
     values.update(overrides)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from bot.sessions import GameOptions, GameSession, Limits, Place, Player, SessionManager
-from bot.store import open_store
+from bot.storage.sqlite.store import open_store
 from puluc import Move, Position
 
 GUILD_ID = 77

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from bot.game_services import services
+from bot.services import services
 from tests.e2e.conftest import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
 
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from bot.sessions import Limits, SessionManager
 from bot.sessions.reload import state_from_log
-from bot.store import Store, open_store
-from bot.store_types import GameLog
+from bot.storage.sqlite.store import Store, open_store
+from bot.storage.types import GameLog
 from tests.e2e.crash_child import first_legal, players, resume
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.game_services import services
+from bot.services import services
 from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said
 
 

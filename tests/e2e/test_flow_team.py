@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.game_services import services
+from bot.services import services
 from puluc import Position
 from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said
 

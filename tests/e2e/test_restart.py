@@ -7,7 +7,7 @@ import simcord
 
 from bot.app import PulucBot
 from bot.config import Settings
-from bot.game_services import services
+from bot.services import services
 from tests.e2e.conftest import World, custom_ids, embed_text, game_message, make_settings, mentioned, move_ids
 
 
@@ -51,7 +51,7 @@ async def test_a_turn_timer_that_ran_out_during_the_downtime_fires_once(
     await services(simcord_env.bot).manager.stop_timers()
     await simcord_env.advance_time(90)
 
-    await simcord_env.restart_bot(PulucBot(make_settings(settings.database_path)))
+    await simcord_env.restart_bot(PulucBot(make_settings(settings.database.path)))
     await simcord_env.advance_time(1)
 
     session = services(simcord_env.bot).manager.in_channel(world.games.id)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import GameOptions, GameSession, InMemoryRepository, Limits, Place, Player, SessionManager
-from bot.sessions.repository import GameRepository
-from bot.store import open_store
+from bot.sessions import GameOptions, GameSession, Limits, Place, Player, SessionManager
+from bot.storage.memory import InMemoryRepository
+from bot.storage.protocol import GameRepository
+from bot.storage.sqlite.store import open_store
 from puluc import Move, Position
 
 ALICE = Player(101, "alice")

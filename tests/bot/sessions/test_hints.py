@@ -30,7 +30,7 @@ class RecordingAdvisor:
 
 def advised_manager(repo: object, clock: FakeClock, picker: RandomPicker, advisor: RecordingAdvisor) -> SessionManager:
     manager = make_manager(repo, clock, picker)  # type: ignore[arg-type]
-    manager._advisor = advisor  # the seam the bot fills with the real AI (bot.game_services)
+    manager._advisor = advisor  # the seam the bot fills with the real AI (bot.services)
     return manager
 
 

@@ -9,8 +9,8 @@ import pytest
 from bot.sessions import SessionManager
 from bot.sessions.errors import GameNotFound
 from bot.sessions.reload import CorruptGame, state_from_log
-from bot.sessions.repository import GameRepository
-from bot.store_types import GameLog, NewEvent
+from bot.storage.protocol import GameRepository
+from bot.storage.types import GameLog, NewEvent
 from puluc import IllegalMoveError, InvalidMoveError, Position
 from tests.bot.sessions.conftest import FakeClock, RandomPicker, make_manager, started_duel
 

@@ -7,18 +7,7 @@ import asyncio
 import pytest
 
 import puluc
-from bot.sessions import (
-    Cancelled,
-    Finished,
-    GameOptions,
-    InMemoryRepository,
-    Joined,
-    Moved,
-    Player,
-    SessionManager,
-    Started,
-    Thrown,
-)
+from bot.sessions import Cancelled, Finished, GameOptions, Joined, Moved, Player, SessionManager, Started, Thrown
 from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -38,7 +27,8 @@ from bot.sessions.errors import (
     TeamFull,
     TooManyGames,
 )
-from bot.sessions.repository import GameRepository
+from bot.storage.memory import InMemoryRepository
+from bot.storage.protocol import GameRepository
 from puluc import GameRecord
 from tests.bot.sessions.conftest import (
     ALICE,

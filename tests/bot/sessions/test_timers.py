@@ -16,8 +16,8 @@ from bot.sessions import (
     TimedOut,
 )
 from bot.sessions.errors import NotInvited, SeatPlayedByAI, StaleAction
-from bot.sessions.repository import GameRepository
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
+from bot.storage.protocol import GameRepository
 from tests.bot.sessions.conftest import (
     AI_DELAY,
     ALICE,
