@@ -21,6 +21,7 @@ from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
+from bot.storage.errors import GameNotFound as StoredGameNotFound
 from bot.storage.protocol import GameRepository
 from bot.storage.types import SeatSpec
 from puluc import Move, Position
@@ -201,7 +202,7 @@ class SessionManager:
             return session.state
         try:
             return state_from_log(await self.repository.game_log(game_id))
-        except ValueError as exc:
+        except (StoredGameNotFound, CorruptGame) as exc:
             raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
 
     # -- internals --------------------------------------------------------------------------------------

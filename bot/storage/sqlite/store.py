@@ -10,6 +10,7 @@ Schema and migrations live in `bot/storage/sqlite/schema.py`, value types and er
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import sqlite3
 import time
@@ -26,10 +27,12 @@ from bot.storage.errors import (
     GameNotFound,
     GameStateError,
     StorageUnavailable,
+    UnavailableReason,
     UnknownEventKind,
 )
 from bot.storage.sqlite import schema
 from bot.storage.sqlite.connection import run, run_many
+from bot.storage.sqlite.errors import translate
 from bot.storage.sqlite.ladders import LadderQueries
 from bot.storage.types import (
     END_REASONS,
@@ -48,6 +51,10 @@ from bot.storage.types import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+_OS_REASONS: dict[int, UnavailableReason] = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full", errno.EACCES: "read_only", errno.EPERM: "read_only",
+    errno.EROFS: "read_only",
+}
 Clock = Callable[[], float]
 
 
@@ -73,26 +80,30 @@ def _prepare_file(path: Path) -> int:
         conn.close()
 
 
-async def open_store(path: Path, *, clock: Clock = time.time) -> Store:
+async def open_store(path: Path, *, clock: Clock = time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
     """Open (creating directory and file on first start) and migrate the database at `path`.
 
     `StorageUnavailable` when the file cannot be created, opened or migrated (permissions, a full disk, not
     a database); `SchemaTooNew` when a newer bot wrote it.
     """
     try:
-        return await _open(path, clock)
-    except (OSError, sqlite3.Error) as exc:
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise StorageUnavailable(f"{detail} (check that the directory is writable by this user)", reason="io") from exc
+        return await _open(path, clock, busy_timeout_ms)
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    except OSError as exc:
+        reason = _OS_REASONS.get(exc.errno or 0, "io")
+        raise StorageUnavailable(
+            f"{exc.strerror or exc} (check that the directory is writable by this user)", reason=reason
+        ) from exc
 
 
-async def _open(path: Path, clock: Clock) -> Store:
+async def _open(path: Path, clock: Clock, busy_timeout_ms: int) -> Store:
     await asyncio.to_thread(_prepare_file, path)
     writer = await aiosqlite.connect(path, isolation_level=None)
     reader = await aiosqlite.connect(path, isolation_level=None)
     for conn in (writer, reader):
         conn.row_factory = sqlite3.Row
-        await run(conn, f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        await run(conn, f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
         await run(conn, "PRAGMA foreign_keys = ON")
         # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of this process, but a commit may
         # be lost on power failure. We answer "your move is in" only after the commit, so the fsync per
@@ -124,33 +135,45 @@ class Store(LadderQueries):
 
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:
-            await run(self._writer, "PRAGMA optimize")  # refresh planner statistics where they went stale
-            await self._reader.close()
-            await self._writer.close()
+            try:
+                await run(self._writer, "PRAGMA optimize")  # refresh planner statistics where they went stale
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+            finally:
+                await self._reader.close()
+                await self._writer.close()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; a driver error anywhere in it (COMMIT included) rolls it back and leaves
+        as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
         async with self._write_lock:
-            await run(self._writer, "BEGIN IMMEDIATE")
             try:
-                yield self._writer
-                await run(self._writer, "COMMIT")
-            except BaseException:
-                # Shielded so a cancelled task still rolls back before the lock is released (a failed
-                # COMMIT may already have ended the transaction).
-                if self._writer.in_transaction:
-                    await asyncio.shield(run(self._writer, "ROLLBACK"))
-                raise
+                await run(self._writer, "BEGIN IMMEDIATE")
+                try:
+                    yield self._writer
+                    await run(self._writer, "COMMIT")
+                except BaseException:
+                    # Shielded so a cancelled task still rolls back before the lock is released (a failed
+                    # COMMIT may already have ended the transaction, e.g. SQLITE_FULL rolls back by itself).
+                    if self._writer.in_transaction:
+                        await asyncio.shield(run(self._writer, "ROLLBACK"))
+                    raise
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         async with self._read_lock:
-            await run(self._reader, "BEGIN")
             try:
-                yield self._reader
-            finally:
-                await asyncio.shield(run(self._reader, "COMMIT"))
+                await run(self._reader, "BEGIN")
+                try:
+                    yield self._reader
+                finally:
+                    await asyncio.shield(run(self._reader, "COMMIT"))
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
 
     # --- health ---------------------------------------------------------------------------------------
 

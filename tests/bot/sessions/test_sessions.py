@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+import puluc
 from bot.sessions import Cancelled, Finished, GameOptions, Joined, Moved, Player, SessionManager, Started, Thrown
 from bot.sessions.errors import (
     AlreadySeated,
@@ -133,8 +134,10 @@ async def test_invalid_options_are_refused_before_anything_is_stored(repo: GameR
 
     with pytest.raises(InvalidOptions):
         await manager.open_lobby(ALICE, CHANNEL, GameOptions(variant="chess"))
-    with pytest.raises(InvalidOptions):
+    with pytest.raises(InvalidOptions) as too_big:
         await manager.open_lobby(ALICE, CHANNEL, GameOptions(team_size=9))
+    engine_reason = too_big.value.__cause__
+    assert isinstance(engine_reason, puluc.InvalidRulesError) and engine_reason.params["field"] == "team_size"
     assert await repo.open_games() == ()
 
 
@@ -332,8 +335,10 @@ async def test_an_illegal_or_unreadable_move_is_refused(manager: SessionManager)
     with pytest.raises(IllegalMoveError) as refused:
         await session.play(mover.user_id, illegal)
     assert refused.value.params == {"move": illegal}
-    with pytest.raises(IllegalMoveError):
+    assert isinstance(refused.value.__cause__, puluc.IllegalMoveError)  # the engine's reason, for the log
+    with pytest.raises(IllegalMoveError) as unreadable:
         await session.play(mover.user_id, "forward please")
+    assert isinstance(unreadable.value.__cause__, puluc.InvalidMoveError)
     assert session.state is state
 
 
