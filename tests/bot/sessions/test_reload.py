@@ -12,7 +12,7 @@ from bot.sessions.reload import CorruptGame, state_from_log
 from bot.storage.protocol import GameRepository
 from bot.storage.types import GameLog, NewEvent
 from puluc import IllegalMoveError, InvalidMoveError, Position
-from tests.bot.sessions.conftest import FakeClock, RandomPicker, make_manager, started_duel
+from tests.helpers import FakeClock, RandomPicker, make_manager, started_duel
 
 
 async def played_log(repo: GameRepository, manager: SessionManager) -> GameLog:
