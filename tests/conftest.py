@@ -15,6 +15,8 @@ from bot.config import Settings
 from bot.storage.sqlite.store import Store, open_store
 from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_settings, seeded_bot
 
+pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
