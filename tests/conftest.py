@@ -1,5 +1,6 @@
-"""Fixtures of the whole suite: a controllable clock, a real SQLite store, the bot in SimCord, and a check
-that nothing logs an ERROR a test did not declare. The helpers behind them live in `tests/helpers.py`."""
+"""Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite store, the bot in
+SimCord, and a check that nothing logs an ERROR a test did not declare. The helpers behind them live in
+`tests/helpers.py`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import simcord
 from bot.app import PulucBot
 from bot.config import Settings
 from bot.storage.sqlite.store import Store, open_store
+from puluc import Rules
 from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_settings, seeded_bot
 
 pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
@@ -43,6 +45,16 @@ def error_log(request: pytest.FixtureRequest) -> Iterator[ErrorLog]:
     assert not unexpected, "logged at ERROR: " + "; ".join(map(str, unexpected))
     unseen = handler.unseen(patterns)
     assert not unseen, f"declared ERROR records never logged: {unseen}"
+
+
+@pytest.fixture
+def bell() -> Rules:
+    return Rules.preset("bell")
+
+
+@pytest.fixture
+def ants() -> Rules:
+    return Rules.preset("ants")
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ repositories). Sections:
 
 - time: `FakeClock`, a clock the test moves by hand;
 - seeds: `seed_sequence`, the hook for reproducible games (`PulucBot(seeds=...)`, `SessionManager(seeds=...)`);
+- positions built from a few cells (`at`, `ppn`), moves played by their notation, seeded random games;
+- images: decoding PNGs and reading their pixels;
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
 - SimCord: `World` (a server with five members), reading messages as a player does, and clicking.
@@ -37,7 +39,8 @@ from bot.sessions.session import Advisor, MovePicker
 from bot.storage.memory import InMemoryRepository
 from bot.storage.protocol import GameRepository
 from bot.storage.urls import SqliteUrl
-from puluc import Move, Position
+from puluc import GameRecord, Move, Position, Rules
+from renderer.sample import random_game
 
 # -- time ---------------------------------------------------------------------------------------------------
 
@@ -71,6 +74,58 @@ def seed_sequence(seed: int = GAME_SEED) -> Callable[[], int]:
     test sees the same games on every run. Pass it as `seeds=` to `PulucBot` or `SessionManager`."""
     rng = random.Random(seed)
     return lambda: rng.getrandbits(63)
+
+
+# -- positions, in the words of RULES.md ---------------------------------------------------------------------
+
+
+def ppn(length: int, cells: dict[int, str], home: str, kills: str, turn: str, pending: str = "-") -> str:
+    """A PPN text from a few cells (the others empty)."""
+    board = "/".join(cells.get(i, ".") for i in range(1, length + 1))
+    return f"{board} {home} {kills} {turn} {pending}"
+
+
+def at(rules: Rules, cells: dict[int, str], home: str, kills: str, turn: str, pending: str = "-") -> Position:
+    """The position with these cells, pieces waiting at home, kills, seat to move and pending throws."""
+    return Position.from_ppn(rules, ppn(rules.road_length, cells, home, kills, turn, pending))
+
+
+def play(pos: Position, *moves: str) -> Position:
+    for text in moves:
+        pos = pos.play(Move.parse(text))
+    return pos
+
+
+def legal(pos: Position) -> set[str]:
+    return {str(m) for m in pos.legal_moves()}
+
+
+def random_record(rules: Rules, seed: int, moves: int) -> GameRecord:
+    """A seeded game of random legal moves, stopped after `moves` moves or at its end."""
+    return random_game(rules, seed, max_moves=moves)
+
+
+def played(rules: Rules, seed: int, moves: int) -> Position:
+    return random_record(rules, seed, moves).replay()
+
+
+# -- images -------------------------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def rgb(data: bytes) -> Image.Image:
+    return decode(data).convert("RGB")
+
+
+def pixels(image: Image.Image) -> list[tuple[int, ...]]:
+    """Every pixel of an image, row by row."""
+    flat = getattr(image, "get_flattened_data", None)  # Pillow 12+; getdata is deprecated there
+    return list(flat() if flat is not None else image.getdata())
 
 
 # -- the session layer --------------------------------------------------------------------------------------

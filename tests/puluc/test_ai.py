@@ -15,8 +15,7 @@ from puluc.ai.evaluate import capture_gains, evaluate, model_for
 from puluc.ai.features import FEATURES, TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features, win_logit
 from puluc.ai.search import search
 from puluc.sticks import throw_probabilities
-
-from .conftest import at, play
+from tests.helpers import at, play
 
 #: Every preset, the flags on other routes, team sizes 1 to 8 and the shortest and longest roads.
 VARIANTS: dict[str, Rules] = {

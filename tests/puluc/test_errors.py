@@ -29,8 +29,7 @@ from puluc import (
     throw_probabilities,
 )
 from puluc.rules import ROUTES, seat_index
-
-from .conftest import at, ppn
+from tests.helpers import at, ppn
 
 BELL = Rules.preset("bell")
 START = Position.start(BELL)

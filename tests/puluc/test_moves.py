@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from puluc import IllegalMove, IllegalMoveError, IllegalThrowError, InvalidThrowError, Move, Position, Rules
-
-from .conftest import at, legal, play, ppn
+from tests.helpers import at, legal, play, ppn
 
 
 def test_worked_example_of_rules_md(bell: Rules) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from puluc import InvalidMoveError, InvalidPositionError, Move, Position, Rules
-
-from .conftest import ppn
+from tests.helpers import ppn
 
 
 @pytest.mark.parametrize("text", ["2:H", "3:7", "2:7b", "5:41", "1:1"])

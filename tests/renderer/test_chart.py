@@ -9,8 +9,7 @@ import pytest
 from renderer import render_chart
 from renderer.chart import BadSeries
 from renderer.theme import THEMES
-
-from .conftest import pixels, rgb
+from tests.helpers import pixels, rgb
 
 
 def test_advantage_chart_fills_team_a_above_and_team_b_below() -> None:
