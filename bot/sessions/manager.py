@@ -92,7 +92,6 @@ class SessionManager:
         self._listeners: list[Listener] = []
         self._create_lock = asyncio.Lock()
         self.deadlines = DeadlineScheduler(clock, self._fire)
-        self._loop_task: asyncio.Task[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -112,14 +111,11 @@ class SessionManager:
 
     def start_timers(self) -> None:
         """Start the deadline loop (idempotent)."""
-        if self._loop_task is None or self._loop_task.done():
-            self._loop_task = asyncio.get_running_loop().create_task(self.deadlines.run(), name="puluc-deadlines")
+        self.deadlines.start()
 
     async def stop_timers(self) -> None:
-        task, self._loop_task = self._loop_task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        """Stop the deadline loop and wait until it has stopped."""
+        await self.deadlines.stop()
 
     def add_listener(self, listener: Listener) -> None:
         """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
