@@ -12,7 +12,7 @@ from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
     ChannelBusy,
-    GameNotFound,
+    GameNotOpen,
     GameOver,
     HintNotAllowed,
     HostOnly,
@@ -186,7 +186,7 @@ async def test_a_whole_1v1_game_ends_with_the_engine_outcome(
     assert outcome is not None and (state.winner, state.scores) == (outcome.winner, outcome.scores)
     stored = (await repo.game_log(state.game_id)).game
     assert stored.status == "finished" and stored.winner == state.winner
-    with pytest.raises(GameNotFound):
+    with pytest.raises(GameNotOpen):
         manager.get(state.game_id)
 
 
