@@ -48,6 +48,7 @@ from bot.storage.types import (
     Seat,
     SeatSpec,
     Unchanged,
+    turn_order,
 )
 
 BUSY_TIMEOUT_MS = 5000
@@ -266,11 +267,6 @@ class Store(LadderQueries):
                 await db.execute_fetchall("SELECT ranked FROM channel_settings WHERE channel_id = ?", (channel_id,))
             )
         return bool(rows[0][0]) if rows else None
-
-    async def touch_player(self, user_id: int, display_name: str) -> None:
-        """Record that a user acted now, under this name."""
-        async with self._write() as db:
-            await self._upsert_player(db, user_id, display_name)
 
     async def _upsert_player(self, db: aiosqlite.Connection, user_id: int, display_name: str) -> None:
         now = self._clock()
@@ -622,16 +618,6 @@ class Store(LadderQueries):
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [_game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
 
-    async def moves_played(self, game_id: int) -> int:
-        async with self._read() as db:
-            rows = list(
-                await db.execute_fetchall("SELECT count(*) FROM events WHERE game_id = ? AND kind = 'move'", (game_id,))
-            )
-        return int(rows[0][0])
-
-
-def _seat_order(seat: Seat) -> tuple[int, str]:
-    return int(seat.seat[1:]), seat.seat[0]  # turn order A1, B1, A2, B2, ...
 
 
 def _game_from_row(r: sqlite3.Row, seats: Iterable[Seat]) -> Game:
@@ -661,5 +647,5 @@ def _game_from_row(r: sqlite3.Row, seats: Iterable[Seat]) -> Game:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
-        seats=tuple(sorted(seats, key=_seat_order)),
+        seats=tuple(sorted(seats, key=turn_order)),
     )
