@@ -49,11 +49,14 @@ def swiss_pairings(
     """
     players = list(order)
     if len(players) % 2 == 0:
-        return _boards(_pair_round(players, scores, opponents), None)
+        found = _pair_round(players, scores, opponents)
+        if found is None:
+            raise NoPairing(f"the {len(players)} players cannot all be paired without a rematch")
+        return _boards(found, None)
     for lowest in reversed(players):
         if lowest in had_bye:
             continue
-        found = _pair_round([p for p in players if p != lowest], scores, opponents, raise_if_none=False)
+        found = _pair_round([p for p in players if p != lowest], scores, opponents)
         if found is not None:
             return _boards(found, lowest)
     raise NoPairing(f"every one of the {len(players)} players has had a bye, or the rest cannot be paired")
@@ -68,15 +71,12 @@ def _pair_round(
     players: list[int],
     scores: Mapping[int, float],
     opponents: Mapping[int, AbstractSet[int]],
-    *,
-    raise_if_none: bool = True,
 ) -> list[tuple[int, int]] | None:
+    """Every player paired, top boards first, or None when no pairing avoids a rematch."""
     try:
         found = _preferred(players, scores, opponents, [PREFERRED_NODE_BUDGET])
     except _Exhausted:
         found = _constrained(players, opponents)
-    if found is None and raise_if_none:
-        raise NoPairing(f"the {len(players)} players cannot all be paired without a rematch")
     return None if found is None else found[::-1]
 
 
