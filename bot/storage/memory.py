@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.storage import ratings
 from bot.storage.errors import DuplicateEvent, EventGap, GameNotFound, GameStateError
+from bot.storage.memory_tournaments import InMemoryTournaments
 from bot.storage.types import (
     UNCHANGED,
     EndReason,
@@ -31,12 +32,13 @@ from bot.storage.types import (
 )
 
 
-class InMemoryRepository:
+class InMemoryRepository(InMemoryTournaments):
     """A `GameRepository` in a dict, for tests of the session layer. Survives a "restart" of the manager
     when the same object is handed to the new one. `fail_next` makes the next write raise, to test that a
     failed save leaves the session unchanged."""
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
         self._clock = clock
         self._games: dict[int, Game] = {}
         self._events: dict[int, list[Event]] = {}
@@ -93,6 +95,12 @@ class InMemoryRepository:
         game = self._game(game_id, "lobby", "running")
         seats = [s for s in game.seats if s.seat != spec.seat]
         seats.append(Seat(spec.seat, spec.user_id, spec.ai_level, spec.display_name, 0, None))
+        self._put(game, seats=tuple(sorted(seats, key=turn_order)))
+
+    async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
+        self._maybe_fail()
+        game = self._game(game_id, "lobby")
+        seats = [Seat(s.seat, s.user_id, s.ai_level, s.display_name, 0, None) for s in specs]
         self._put(game, seats=tuple(sorted(seats, key=turn_order)))
 
     async def remove_seat(self, game_id: int, seat: str) -> None:

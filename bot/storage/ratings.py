@@ -8,12 +8,15 @@ pass times in). `bot/storage/sqlite/store.py` applies what it computes inside on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.storage.types import Ladder, Result, UnrankedReason
+
+K = TypeVar("K", bound=Hashable)
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (tau keeps sigma from collapsing, so a
 # long-time player's rating still moves).
@@ -51,6 +54,10 @@ class Skill:
 
 
 NEWCOMER = Skill(MODEL.mu, MODEL.sigma)
+
+# An AI seat's strength is known from thousands of games (benchmarks/ai_ratings.py), so it carries only a
+# little uncertainty: 2 sigma^2 = 2 against openskill's 2 beta^2 = 34.7 in a prediction.
+AI_SIGMA = 1.0
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -149,3 +156,15 @@ def rate(
         tuple(Skill(r.mu, r.sigma) for r in new_a),
         tuple(Skill(r.mu, r.sigma) for r in new_b),
     )
+
+
+def win_chances(skills: Mapping[K, Skill]) -> Callable[[Sequence[K], Sequence[K]], float]:
+    """openskill's prediction that the first team beats the second, for players named by their keys in
+    `skills` (each player's rating object is built once: balancing teams weighs thousands of splits)."""
+    built = {key: PlackettLuceRating(skill.mu, skill.sigma) for key, skill in skills.items()}
+
+    def chance(team_a: Sequence[K], team_b: Sequence[K]) -> float:
+        first, _ = MODEL.predict_win([[built[k] for k in team_a], [built[k] for k in team_b]])
+        return float(first)
+
+    return chance

@@ -34,6 +34,7 @@ from bot.storage.sqlite import schema
 from bot.storage.sqlite.connection import run, run_many
 from bot.storage.sqlite.errors import translate
 from bot.storage.sqlite.ladders import LadderQueries
+from bot.storage.sqlite.tournaments import TournamentQueries
 from bot.storage.types import (
     END_REASONS,
     EVENT_KINDS,
@@ -114,7 +115,7 @@ async def _open(path: Path, clock: Clock, busy_timeout_ms: int) -> Store:
     return Store(path, writer, reader, clock)
 
 
-class Store(LadderQueries):
+class Store(LadderQueries, TournamentQueries):
     """Async repository over one SQLite file. Create with `open_store`; one per process.
 
     Writes go through one connection under an asyncio.Lock, each in a BEGIN IMMEDIATE transaction; reads
@@ -355,6 +356,15 @@ class Store(LadderQueries):
         async with self._write() as db:
             await self._require(db, game_id, "lobby")
             await self._put_seat(db, game_id, spec)
+            await self._touch_game(db, game_id)
+
+    async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
+        """Replace every seat of a lobby by `specs` in one transaction (balanced teams)."""
+        async with self._write() as db:
+            await self._require(db, game_id, "lobby")
+            await run(db, "DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for spec in specs:
+                await self._put_seat(db, game_id, spec)
             await self._touch_game(db, game_id)
 
     async def remove_seat(self, game_id: int, seat: str) -> None:
