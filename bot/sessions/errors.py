@@ -107,6 +107,12 @@ class HintNotAllowed(SessionError):
     key = "error.hint_ranked"
 
 
+class TournamentMatch(SessionError):
+    """A tournament match cannot be left, cancelled or rematched on its own: its tournament decides."""
+
+    key = "error.tournament.match_game"
+
+
 class InvalidOptions(SessionError):
     """The game options do not make a valid set of rules (the engine's reason is in `params['reason']`)."""
 
