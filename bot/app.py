@@ -50,6 +50,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.info",
     "bot.cogs.settings",
     "bot.cogs.ladders",
+    "bot.cogs.tournament",
 )
 
 # `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.

@@ -36,12 +36,13 @@ class PulucCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self._moved: list[app_commands.Command[Any, ..., Any]] = []
+        self._moved: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = []
 
     async def cog_load(self) -> None:
         group = puluc_group(self.bot)
         for command in self.__cog_app_commands__:
-            if isinstance(command, app_commands.Command):
+            # A subcommand, or a group of them (`/puluc tournament create`).
+            if isinstance(command, app_commands.Command | app_commands.Group):
                 group.add_command(command, override=True)
                 self._moved.append(command)
         # The commands now live in the group; the cog must not also add them as top-level commands.
