@@ -12,6 +12,7 @@ from bot.sessions.errors import SessionError
 from bot.sessions.manager import Limits, SessionManager, engine_picker, system_seed
 from bot.sessions.results import (
     ActionResult,
+    Arranged,
     Cancelled,
     Finished,
     Happening,
@@ -31,6 +32,7 @@ __all__ = [
     "AI_LEVELS",
     "DEFAULT_VARIANT",
     "ActionResult",
+    "Arranged",
     "Cancelled",
     "Finished",
     "GameOptions",

@@ -74,8 +74,10 @@ def with_seat(state: GameState, seat: SeatState) -> GameState:
 
 def require_starter(state: GameState, user_id: int) -> None:
     """The host starts a lobby; a tournament match has no host, so either of its players starts it."""
-    allowed = state.seat_of(user_id) is not None if state.tournament_id is not None else user_id == state.host_id
-    if not allowed:
+    if state.tournament_id is not None:
+        if state.seat_of(user_id) is None:
+            raise NotAPlayer(f"user {user_id} does not play match game {state.game_id}")
+    elif user_id != state.host_id:
         raise HostOnly(f"user {user_id} may not start game {state.game_id}")
 
 

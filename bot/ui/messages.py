@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.sessions import (
+    Arranged,
     Cancelled,
     Finished,
     GameState,
@@ -131,7 +132,7 @@ def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> lis
                 lines.append(t("game.taken_over", lang, player=taken.name if taken is not None else seat))
             case Resigned(seat=seat):
                 lines.append(t("game.resigned", lang, player=who(seat)))
-            case Joined() | Left() | Cancelled() | Finished():
+            case Joined() | Left() | Arranged() | Cancelled() | Finished():
                 pass
     return lines[-MAX_NARRATION_LINES:]
 
@@ -148,7 +149,11 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
     """The lobby: seats by team, free seats marked, the host named."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_LOBBY)
     host = state.seat_of(state.host_id) if state.host_id is not None else None
-    embed.description = t("lobby.intro", lang, host=host.name if host else "?")
+    if state.tournament_id is not None:
+        a, b = state.seat("A1"), state.seat("B1")
+        embed.description = t("lobby.match_intro", lang, a=a.name if a else "?", b=b.name if b else "?")
+    else:
+        embed.description = t("lobby.intro", lang, host=host.name if host else "?")
     for team in ("A", "B"):
         lines = []
         for name in state.rules.seats:

@@ -93,7 +93,9 @@ class TournamentPresenter:
                     if room is not None:
                         await room.send(match_call(tournament, opened, lang))
                         await self._games.post(game, None, channel=room)
-                case MatchDecided(match=decided):
+                case MatchDecided(match=decided, stopped=stopped):
+                    if stopped is not None:  # the game's own message shows it is over
+                        await self._games.show(stopped)
                     await self._tell_room(tournament, decided, lang)
                 case RoundStarted(round=number):
                     rounds.append(number)

@@ -30,9 +30,9 @@ def percent(chance: float) -> str:
 def summary(tournament: Tournament, lang: str) -> str:
     """"Swiss · Bell · ranked · rounds of 24 hours"."""
     settings = tournament.settings
-    return t("tournament.card.format", lang, format=t(f"choice.format.{settings.format}", lang),
+    return t("tournament.card.format", lang, format=t(f"tournament.format.{settings.format}", lang),
              variant=variant_title(settings.variant, lang),
-             mode=t("game.ranked", lang) if settings.ranked else t("game.casual", lang),
+             mode=t("tournament.card.ranked" if settings.ranked else "tournament.card.casual", lang),
              limit=duration(settings.round_seconds, lang))
 
 
@@ -170,14 +170,19 @@ def _progress(tournament: Tournament, lang: str) -> str:
         return t("tournament.card.finished", lang, winner=_winner_name(tournament))
     if tournament.status == "cancelled":
         return t("tournament.card.cancelled", lang)
-    return t("tournament.standings.after", lang, round=tournament.round, rounds=tournament.rounds or 0)
+    return t("tournament.card.round", lang, round=tournament.round, rounds=tournament.rounds or 0,
+             when=f"<t:{int(tournament.round_deadline or 0)}:R>")
 
 
 def table_text(tournament: Tournament, lang: str) -> str:
-    """A fixed-width table in a code block: place, player, points and the format's tie-breaks."""
+    """A fixed-width table in a code block: place, player, points, the format's tie-breaks, wins-draws-losses."""
     swiss = tournament.settings.format == "swiss"
-    head = t("tournament.standings.head_swiss" if swiss else "tournament.standings.head_robin", lang)
-    rows = [f"{'#':>3} {t('tournament.standings.player', lang):<{NAME_WIDTH}} {head}"]
+
+    def col(name: str) -> str:
+        return t(f"tournament.standings.col_{name}", lang)
+
+    tiebreaks = f"{col('buchholz'):>5} {col('sonneborn'):>5}" if swiss else f"{col('sonneborn'):>5}"
+    rows = [f"{'#':>3} {col('player'):<{NAME_WIDTH}} {col('points'):>4} {tiebreaks} {col('record'):>7}"]
     for row in table(tournament)[:MAX_LINES]:
         name = name_of(tournament, row.entrant)[:NAME_WIDTH]
         record = f"{row.wins}-{row.draws}-{row.losses}"

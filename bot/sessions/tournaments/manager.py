@@ -195,7 +195,7 @@ class TournamentManager:
             self._require_organiser(tournament, user_id, organiser)
             count = len(tournament.entrants)
             if count < formats.MIN_ENTRANTS:
-                raise TooFewEntrants(f"tournament {tournament_id} has {count}", minimum=formats.MIN_ENTRANTS)
+                raise TooFewEntrants(f"tournament {tournament_id} has {count}", count=formats.MIN_ENTRANTS)
             seeded = formats.seeded(tournament.entrants,
                                     {e.number: ratings[e.user_id] for e in tournament.entrants if e.user_id})
             rounds = formats.planned_rounds(tournament.settings.format, count)

@@ -40,9 +40,11 @@ class MatchOpened:
 
 @dataclass(frozen=True, slots=True)
 class MatchDecided:
-    """A result: played out, a bye, a forfeit at the time limit, or an adjudication (`match.chance_a`)."""
+    """A result: played out, a bye, a forfeit at the time limit, or an adjudication (`match.chance_a`);
+    `stopped` is the match game the time limit called off, to be shown as such."""
 
     match: Match
+    stopped: ActionResult | None = None
 
 
 @dataclass(frozen=True, slots=True)

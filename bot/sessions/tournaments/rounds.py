@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from bot.sessions.errors import GameNotOpen, GameOver
 from bot.sessions.manager import SessionManager
+from bot.sessions.results import ActionResult
 from bot.sessions.state import GameOptions, GameState, Player
 from bot.sessions.tournaments import formats
 from bot.sessions.tournaments.ports import Adjudicator, MatchRooms, RoomUnavailable
@@ -107,13 +108,14 @@ class Rounds:
         decided_by: DecidedBy,
         happenings: Happenings,
         chance_a: float | None = None,
+        stopped: ActionResult | None = None,
     ) -> Tournament:
         """Record a match's result (once: a result already recorded stays)."""
         if not await self._store.decide_match(tournament.tournament_id, match.round, match.board, outcome=outcome,
                                               decided_by=decided_by, chance_a=chance_a):
             return tournament
         decided = replace(match, outcome=outcome, decided_by=decided_by, chance_a=chance_a)
-        happenings.append(MatchDecided(decided))
+        happenings.append(MatchDecided(decided, stopped))
         return _with_match(tournament, decided)
 
     async def reconcile(self, tournament: Tournament, happenings: Happenings) -> Tournament:
@@ -158,11 +160,11 @@ class Rounds:
                 continue
             before = stopped.previous
             if before is None or before.status == "lobby" or before.position is None:
-                tournament = await self.decide(tournament, match, "none", "forfeit", happenings)
+                tournament = await self.decide(tournament, match, "none", "forfeit", happenings, stopped=stopped)
                 continue
             chance = await self._adjudicator(before)
             tournament = await self.decide(tournament, match, adjudicated(chance), "adjudication", happenings,
-                                           chance_a=chance)
+                                           chance_a=chance, stopped=stopped)
         return tournament
 
     async def advance(self, tournament: Tournament, happenings: Happenings) -> Tournament:

@@ -47,6 +47,7 @@ COMMANDS: dict[str, set[str]] = {
     "replay": {"game_id"},
     "privacy": set(),
     "forget-me": set(),
+    "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
 }
 PRESETS = ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
 FLAGS = ("fire", "scorpion", "eagle_returns", "one_active")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.sessions import GameState, Player, SessionManager
-from bot.sessions.errors import HostOnly, TournamentMatch
+from bot.sessions.errors import NotAPlayer, TournamentMatch
 from bot.sessions.state import Place
 from bot.sessions.tournaments.errors import (
     AlreadyInTournament,
@@ -185,7 +185,7 @@ async def test_match_games_are_started_by_either_player_and_cannot_be_left_or_ca
     a = session.state.seat("A1")
     assert a is not None and a.user_id is not None
     outsider = next(p for p in PLAYERS[:3] if p.user_id not in session.state.humans)
-    with pytest.raises(HostOnly):
+    with pytest.raises(NotAPlayer):
         await session.start(outsider.user_id, 1)
     with pytest.raises(TournamentMatch):
         await session.leave(a.user_id)
