@@ -22,7 +22,7 @@ from bot.config import Settings
 from bot.sessions import Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
 from bot.sessions.tournaments.manager import TournamentManager
-from bot.sessions.tournaments.ports import ADJUDICATION_BUDGET_MS, engine_adjudicator
+from bot.sessions.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
 from bot.storage.protocol import Storage
 from bot.ui.presenter import CHART_POINT_BUDGET_MS, Presenter
 from bot.ui.tournament_presenter import DiscordRooms, TournamentPresenter
@@ -112,10 +112,10 @@ async def start_game_services(
 
     presenter.store_locale = stored_locale
     manager.add_listener(presenter.show)
-    # An adjudication thinks as long as the bot's AI may for a move, or a second, whichever is longer.
+    # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage, manager, rooms=DiscordRooms(presenter), clock=clock,
-        adjudicator=engine_adjudicator(max(float(settings.ai_budget_ms), ADJUDICATION_BUDGET_MS)),
+        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms),
     )
     tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
     loaded = await manager.load()

@@ -21,8 +21,8 @@ TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 # Team A's chance to win from a running game's position, by the hard AI (run off the event loop).
 Adjudicator = Callable[[GameState], Awaitable[float]]
 
-# A one-off decision that settles a match: worth a second of the hard AI's thought.
-ADJUDICATION_BUDGET_MS = 1000.0
+# A one-off decision that settles a match: worth the thinking time of this many of the AI's moves.
+ADJUDICATION_MOVES = 3
 
 
 class RoomUnavailable(Exception):
@@ -49,7 +49,7 @@ class TournamentLimits:
 DEFAULT_LIMITS = TournamentLimits()
 
 
-def engine_adjudicator(budget_ms: float = ADJUDICATION_BUDGET_MS) -> Adjudicator:
+def engine_adjudicator(budget_ms: float) -> Adjudicator:
     """The hard AI's `win_probability`, seeded by the game and its event number (the same position always
     gets the same verdict), in a worker thread so the event loop never blocks."""
 
