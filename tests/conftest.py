@@ -1,4 +1,5 @@
-"""Shared fixtures: a controllable clock and a real SQLite store in a temporary directory."""
+"""Shared fixtures: a controllable clock, a real SQLite store in a temporary directory, and a fresh PostgreSQL
+schema (tests/postgres.py: skipped when no server is reachable, failed instead under PULUC_REQUIRE_POSTGRES=1)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
+from tests.postgres import fresh_schema
 
 START = 1_800_000_000.0  # a fixed "now" (2027-01-15) so time-based rules are reproducible
 
@@ -31,7 +33,14 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStore]:
     opened = await open_store(tmp_path / "data" / "puluc.db", clock=clock)
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    """DATABASE_URL of a new, empty PostgreSQL schema, dropped after the test."""
+    async with fresh_schema() as url:
+        yield url

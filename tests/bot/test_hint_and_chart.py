@@ -17,7 +17,7 @@ from bot.app import PulucBot
 from bot.config import Settings
 from bot.sessions import GameOptions, GameState, Player, SessionManager
 from bot.sessions.state import Place
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.ui import presenter as presenter_module
 from bot.ui.presenter import CHART_FILE, render_advantage, sample_evenly, turn_starts
 from puluc import Move, Position
@@ -119,7 +119,7 @@ async def finished_bell_game(moves: int | None = None) -> GameState:
     async def first(position: Position, level: str, rng: random.Random) -> Move:
         return position.legal_moves()[0]
 
-    manager = SessionManager(InMemoryRepository(), picker=first, seeds=lambda: 11)
+    manager = SessionManager(MemoryStorage(), picker=first, seeds=lambda: 11)
     alice, bob = Player(1, "alice"), Player(2, "bob")
     lobby = await manager.open_lobby(alice, Place(guild_id=1, channel_id=1), GameOptions())
     session = manager.get(lobby.game_id)
