@@ -10,13 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from bot.storage.errors import InvalidSeat, UnknownEventKind
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 EndReason = Literal["normal", "resign", "timeout", "cancelled"]
-END_REASONS: frozenset[str] = frozenset({"normal", "resign", "timeout", "cancelled"})
+END_REASONS: frozenset[str] = frozenset(get_args(EndReason))
 # Event payloads speak of seats ("A1"), never of user ids, so forgetting a player never touches the log.
 EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "ai_takeover", "cancel"})
 SEAT_PATTERN = re.compile(r"[AB][1-8]")
@@ -86,8 +86,8 @@ class Seat:
         return self.seat[0]
 
 
-def seat_order(seat: Seat) -> tuple[int, str]:
-    """Turn order of seats: A1, B1, A2, B2, ..."""
+def turn_order(seat: Seat) -> tuple[int, str]:
+    """Sort key of seats in turn order: A1, B1, A2, B2, ... (every backend lists a game's seats so)."""
     return int(seat.seat[1:]), seat.seat[0]
 
 

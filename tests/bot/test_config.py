@@ -8,9 +8,9 @@ import pytest
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.storage.urls import SqliteUrl
+from tests.helpers import TOKEN
 
 # Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 
 
 def write_env(tmp_path: Path, text: str) -> Path:

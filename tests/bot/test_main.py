@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from bot.__main__ import main
+from tests.helpers import TOKEN
 
 # Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 SETTINGS = (
     "DISCORD_TOKEN",
     "DATABASE_URL",

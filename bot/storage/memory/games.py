@@ -29,7 +29,7 @@ from bot.storage.types import (
     SeatSpec,
     Unchanged,
     check_kinds,
-    seat_order,
+    turn_order,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -145,7 +145,7 @@ class MemoryGames:
             last_seq=0, snapshot_ppn=None, snapshot_seq=0, winner=None, scores=None, end_reason=None,
             created_at=now, updated_at=now, finished_at=None,
             seats=tuple(sorted((Seat(s.seat, s.user_id, s.ai_level, s.display_name, 0, None) for s in seats),
-                               key=seat_order)),
+                               key=turn_order)),
         )
         self._events[game_id] = []
         return game_id
@@ -156,7 +156,7 @@ class MemoryGames:
         self._touch_players([spec])
         seats = [s for s in game.seats if s.seat != spec.seat]
         seats.append(Seat(spec.seat, spec.user_id, spec.ai_level, spec.display_name, 0, None))
-        self._put(game, seats=tuple(sorted(seats, key=seat_order)))
+        self._put(game, seats=tuple(sorted(seats, key=turn_order)))
 
     async def remove_seat(self, game_id: int, seat: str) -> None:
         self._maybe_fail()

@@ -36,7 +36,7 @@ from bot.storage.types import (
     SeatSpec,
     Unchanged,
     check_kinds,
-    seat_order,
+    turn_order,
 )
 
 OPEN = "status IN ('lobby', 'running')"
@@ -490,5 +490,5 @@ def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
-        seats=tuple(sorted(seats, key=seat_order)),
+        seats=tuple(sorted(seats, key=turn_order)),
     )

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.storage.protocol import Storage
 from bot.storage.ratings import NEWCOMER
+from tests.bot.storage.backends import Backend
 from tests.bot.storage.child import RATED_USERS
-from tests.bot.storage.conftest import Backend
 from tests.bot.storage.games import append, play, running_duel
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,7 +9,7 @@ import pytest
 from bot.storage.errors import DuplicateEvent, EventGap, GameNotFound, GameStateError, InvalidSeat, UnknownEventKind
 from bot.storage.protocol import Storage
 from bot.storage.types import NewEvent, SeatSpec
-from tests.bot.storage.conftest import Backend
+from tests.bot.storage.backends import Backend
 from tests.bot.storage.games import AFTER_PPN, RULES, START_PPN, append, new_duel, running_duel
 
 

@@ -13,7 +13,7 @@ from bot.storage.protocol import Storage
 from bot.storage.ratings import DAY, NEWCOMER
 from bot.storage.types import FORGOTTEN_NAME, NewEvent, SeatSpec, UnrankedReason
 from tests.bot.storage.games import GUILD, play
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 
 async def test_duel_updates_both_ladders_as_openskill_does(storage: Storage) -> None:

@@ -7,9 +7,9 @@ import pytest
 
 from bot.storage import open_storage
 from bot.storage.errors import SchemaTooNew, SchemaTooOld, StorageUnavailable
-from tests.bot.storage.conftest import Backend, backend_for
+from tests.bot.storage.backends import Backend, backend_for
 from tests.bot.storage.games import new_duel
-from tests.conftest import FakeClock
+from tests.helpers import FakeClock
 
 # A game with a seat and one event, written as every schema version since 1 can hold it.
 _OLD_GAME = (
