@@ -23,6 +23,11 @@ NO_FONT = "not found, so images use Pillow's plain built-in font (install fonts-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen mode; return the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["copy-data"]:
+        from bot.copy_data import main as copy_data
+
+        return copy_data(argv[1:])
     args = _parser().parse_args(argv)
     if args.demo is not None:
         # The demo needs no token and no database: it only exercises the engine, the AI and the renderer.
@@ -55,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run the Puluc Discord bot. Settings come from the environment and a .env file "
         "(see .env.example); the environment wins.",
+        epilog="To move the database to another backend: puluc-bot copy-data SOURCE_URL TARGET_URL.",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(

@@ -41,7 +41,9 @@ _BY_CLASS: dict[str, tuple[UnavailableReason, str]] = {
 }
 
 # What a failure to reach the server looks like before (or instead of) any SQLSTATE.
-DRIVER_ERRORS: tuple[type[BaseException], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+DRIVER_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.exceptions.InternalClientError, OSError, TimeoutError
+)
 
 
 def translate(error: BaseException) -> StorageError:

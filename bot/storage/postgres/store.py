@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
+from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
@@ -37,6 +38,15 @@ SERVER_SETTINGS = {
     "idle_in_transaction_session_timeout": "60s",
 }
 _PLACEHOLDER = re.compile(r"\?")
+BEGIN_ATTEMPTS = 3
+# How a pooled connection that the server or the network closed fails its next statement.
+CONNECTION_LOST: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.InterfaceError,
+    ConnectionError,
+)
 
 
 @lru_cache(maxsize=512)
@@ -111,7 +121,9 @@ async def open_store(
     bot migrated it. `read_only` opens it as it is (no migration; `SchemaTooOld` if it needs one) and every
     transaction is read-only.
     """
-    settings = dict(SERVER_SETTINGS)
+    # asyncpg sends a URL's unknown parameters (?lock_timeout=2s) as server settings, and ours would win.
+    given = {key for key, _ in parse_qsl(urlsplit(url.dsn).query)}
+    settings = {key: value for key, value in SERVER_SETTINGS.items() if key not in given}
     if read_only:
         settings["default_transaction_read_only"] = "on"
     try:
@@ -158,7 +170,7 @@ class PostgresStore(SqlStore):
         """One READ COMMITTED transaction; a driver error anywhere in it (COMMIT included) rolls it back and
         leaves as a `StorageError`."""
         try:
-            async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn, conn.transaction():
+            async with self._transaction() as conn:
                 yield PostgresTransaction(conn)
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
@@ -167,13 +179,35 @@ class PostgresStore(SqlStore):
     async def _read(self) -> AsyncIterator[Transaction]:
         """One REPEATABLE READ READ ONLY transaction: every statement sees the same committed snapshot."""
         try:
-            async with (
-                self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn,
-                conn.transaction(isolation="repeatable_read", readonly=True),
-            ):
+            async with self._transaction(isolation="repeatable_read", readonly=True) as conn:
                 yield PostgresTransaction(conn)
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
+
+    @asynccontextmanager
+    async def _transaction(
+        self, *, isolation: str | None = None, readonly: bool = False
+    ) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection inside an open transaction. A connection the server closed while it sat in the
+        pool (a restart, a network cut) fails at BEGIN, before anything of the call was sent: that is retried
+        on a fresh connection, so a restarted server costs no caller a failed move."""
+        for attempt in range(1, BEGIN_ATTEMPTS + 1):
+            async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn:
+                transaction = conn.transaction(isolation=isolation, readonly=readonly)
+                try:
+                    await transaction.start()
+                except (*CONNECTION_LOST, asyncpg.exceptions.InternalClientError):
+                    if attempt == BEGIN_ATTEMPTS:
+                        raise
+                    continue  # released, the broken connection is closed and the pool opens a new one
+                try:
+                    yield conn
+                except BaseException:
+                    if not conn.is_closed():
+                        await transaction.rollback()
+                    raise
+                await transaction.commit()
+                return
 
     async def _after_bulk_load(self, tx: Transaction) -> None:
         await tx.fetch(

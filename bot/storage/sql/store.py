@@ -11,7 +11,7 @@ Must never import a database driver, discord or puluc.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -22,8 +22,39 @@ from bot.storage.sql.tables import TABLES, Table
 from bot.storage.types import StoredCounts
 
 Clock = Callable[[], float]
-Loader = Callable[[Table, Sequence[Sequence[Any]]], Awaitable[None]]
 _COUNT_COLUMNS = "ladder, scope, day, bucket, players"
+
+
+async def table_rows(tx: Transaction, batch: int) -> AsyncGenerator[tuple[Table, list[tuple[Any, ...]]], None]:
+    """Every row of every table as `Table.portable` values, parents first, each table in primary-key order."""
+    for t in TABLES:
+        sql = f"SELECT {t.column_list} FROM {t.name} ORDER BY {', '.join(t.key)}"
+        async for rows in tx.stream(sql, batch=batch):
+            yield t, [t.portable(r) for r in rows]
+
+
+async def count_rows(tx: Transaction) -> dict[str, int]:
+    """Rows per table."""
+    row = await tx.fetchrow("SELECT " + ", ".join(f"(SELECT count(*) FROM {t.name})" for t in TABLES))
+    assert row is not None  # a SELECT without FROM returns one row
+    return {t.name: int(row[i]) for i, t in enumerate(TABLES)}
+
+
+class BulkLoad:
+    """Rows going into a database inside one open transaction, and what that transaction sees of them."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+
+    async def load(self, t: Table, rows: Sequence[Sequence[Any]]) -> None:
+        await self._tx.copy_in(t.name, t.columns, [t.portable(r) for r in rows])
+
+    def rows(self, batch: int = 5000) -> AsyncGenerator[tuple[Table, list[tuple[Any, ...]]], None]:
+        """Every row loaded so far (and any that were there), as `SqlStore.export_rows` gives them."""
+        return table_rows(self._tx, batch)
+
+    async def row_counts(self) -> dict[str, int]:
+        return await count_rows(self._tx)
 
 
 class SqlStore(PlayerQueries):
@@ -97,28 +128,20 @@ class SqlStore(PlayerQueries):
     async def row_counts(self) -> dict[str, int]:
         """Rows per table, in one snapshot."""
         async with self._read() as tx:
-            row = await tx.fetchrow("SELECT " + ", ".join(f"(SELECT count(*) FROM {t.name})" for t in TABLES))
-        assert row is not None
-        return {t.name: int(row[i]) for i, t in enumerate(TABLES)}
+            return await count_rows(tx)
 
-    async def export_rows(self, batch: int = 5000) -> AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]:
+    async def export_rows(self, batch: int = 5000) -> AsyncGenerator[tuple[Table, list[tuple[Any, ...]]], None]:
         """Every row of every table (parents first, each in primary-key order) from ONE snapshot, in batches."""
         async with self._read() as tx:
-            for t in TABLES:
-                sql = f"SELECT {t.column_list} FROM {t.name} ORDER BY {', '.join(t.key)}"
-                async for rows in tx.stream(sql, batch=batch):
-                    yield t, [t.portable(r) for r in rows]
+            async for found in table_rows(tx, batch):
+                yield found
 
     @asynccontextmanager
-    async def bulk_load(self) -> AsyncIterator[Loader]:
-        """A loader of whole rows into this database, all in ONE transaction: either every row is stored or,
-        if anything fails, none is."""
+    async def bulk_load(self) -> AsyncIterator[BulkLoad]:
+        """Whole rows into this database in ONE transaction: either every row is stored or, if anything fails
+        (a check of what was loaded included), none is."""
         async with self._write() as tx:
-
-            async def load(t: Table, rows: Sequence[Sequence[Any]]) -> None:
-                await tx.copy_in(t.name, t.columns, [t.portable(r) for r in rows])
-
-            yield load
+            yield BulkLoad(tx)
             await self._after_bulk_load(tx)
 
     async def rebuild_ladder_counts(self) -> None:
