@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import services
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -57,7 +58,7 @@ class Settings(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         default_variant: str | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         ranked: bool | None = None,
         language: str | None = None,
     ) -> None:
