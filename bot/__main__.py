@@ -87,7 +87,7 @@ async def _check(settings: Settings) -> int:
         found = await preflight(settings)
     except PreflightError as exc:
         return _fail(str(exc))
-    for line in (*found.findings, *found.notes):
+    for line in (*found.findings(), *found.notes):
         print(f"{PROG}: {line}")
     guilds = f"server {settings.dev_guild_id}" if settings.dev_guild_id is not None else "all servers"
     print(
@@ -105,7 +105,7 @@ async def _start(settings: Settings) -> int:
         found = await preflight(settings)
     except PreflightError as exc:
         return _fail(str(exc))
-    for line in found.findings:
+    for line in found.findings(starting=True):
         log.info("%s", line)
     for line in found.notes:
         log.warning("%s", line)

@@ -21,6 +21,7 @@ from typing import TextIO
 __all__ = ["HIDDEN", "OneLineFormatter", "setup_logging", "wants_colour"]
 
 HIDDEN = "[token hidden]"
+HANDLER_NAME = "puluc-bot"
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 _RESET = "\x1b[0m"
 _DIM = "\x1b[2m"
@@ -76,13 +77,14 @@ def setup_logging(
 ) -> logging.Handler:
     """Send every log record at `level` and above (and Python's warnings) to `stream` (stderr), one line each.
 
-    Replaces the handlers of the root logger; returns the one installed.
+    Replaces the handler an earlier call installed on the root logger; returns the one installed.
     """
     target = stream if stream is not None else sys.stderr
     handler = logging.StreamHandler(target)
+    handler.set_name(HANDLER_NAME)
     handler.setFormatter(OneLineFormatter(colour=wants_colour(target, environ), secrets=secrets))
     root = logging.getLogger()
-    for old in root.handlers[:]:
+    for old in [old for old in root.handlers if old.get_name() == HANDLER_NAME]:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)

@@ -41,13 +41,12 @@ class Preflight:
             for name, meant in self.settings.misspelt
         )
 
-    @property
-    def findings(self) -> tuple[str, ...]:
-        """One line each: the settings file, the database, the font."""
+    def findings(self, *, starting: bool = False) -> tuple[str, ...]:
+        """One line each: the settings file, the database, the font (`starting`: said at start-up)."""
         env = self.settings.env_file
         return (
             str(env) if env is not None else "settings from the environment only",
-            f"database {self.database.where}: {self.database.describe()}",
+            f"database {self.database.where}: {self.database.describe(starting=starting)}",
             f"board font: {self.font}",
         )
 

@@ -1,8 +1,9 @@
-"""Shared fixtures: a controllable clock and a real SQLite store in a temporary directory."""
+"""Shared fixtures: a controllable clock, a real SQLite store in a temporary directory, and logging put back."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,14 @@ async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
     opened = await open_store(tmp_path / "data" / "puluc.db", clock=clock)
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[logging.Logger]:
+    """The root logger as it was before the test, for tests that run `bot.logs.setup_logging` (or `main`)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)

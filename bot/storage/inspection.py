@@ -33,16 +33,22 @@ class Inspection:
     def empty(self) -> bool:
         return self.games == 0 and self.players == 0
 
-    def describe(self) -> str:
-        """One line: "existing, 12 games and 5 players, schema version 2, intact" and the like."""
+    def describe(self, *, starting: bool = False) -> str:
+        """One line: "existing, 12 games and 5 players, schema version 2, intact" and the like.
+
+        `starting`: said by a bot that is about to open the database, not by `--check`, which only looks.
+        """
         if not self.exists:
             *outer, last = self.creates
             made = f"{', '.join(outer)} and {last}" if outer else last
+            if starting:
+                return f"new: creating {made}"
             return f"new: start-up will create {made} (nothing was created now)"
         state = "existing but empty" if self.empty else "existing"
         counts = f"{_count(self.games, 'game')} and {_count(self.players, 'player')}"
         if self.schema_version < self.latest_version:
-            version = f"schema version {self.schema_version}; start-up will migrate it to {self.latest_version}"
+            migrate = "migrating it" if starting else "start-up will migrate it"
+            version = f"schema version {self.schema_version}; {migrate} to {self.latest_version}"
         else:
             version = f"schema version {self.schema_version}"
         verdict = "intact" if self.integrity == "ok" else f"DAMAGED ({self.integrity})"

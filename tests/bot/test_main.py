@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
+import logging
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
@@ -360,6 +364,83 @@ def test_check_draws_a_board_with_the_configured_font(
     code, out, err = check(capsys)
     assert code == 0, err
     assert f"puluc-bot: board font: {font}" in out.splitlines()
+
+
+# -- start-up ---------------------------------------------------------------------------------------------
+
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (\x1b\[[0-9;]*m)?(DEBUG|INFO|WARNING|ERROR|CRITICAL) ")
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def discord_rejects_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord answers the login with 401, as for a reset token: start-up runs up to the login, then stops."""
+
+    async def reject(self: object, token: str) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
+
+
+def test_start_up_logs_its_settings_file_database_and_font_one_plain_line_each(
+    tmp_path: Path, workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    discord_rejects_the_token: None,
+) -> None:
+    home = tmp_path / "srv"
+    make_database(home / "puluc.db", games=1)
+    env_file = home / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///puluc.db\nLOG_LEVEL=info\n")
+    assert main(["--env-file", str(env_file)]) == 1
+    out, err = capsys.readouterr()
+    *logged, last = err.splitlines()
+    assert last.startswith("puluc-bot: error: Discord rejected DISCORD_TOKEN")
+    assert all(LOG_LINE.match(line) for line in logged), logged
+    assert any(line.endswith(f"bot: settings from {env_file} and the environment (the environment wins)")
+               for line in logged)
+    assert any(line.endswith(f"bot: database {home / 'puluc.db'}: existing, 1 game and 2 players, schema version 2, "
+                             "intact") for line in logged)
+    assert any("bot: board font: " in line for line in logged)
+    assert "\x1b[" not in err, "no colour codes when standard error is not a terminal"
+    for part in TOKEN_PARTS:
+        assert part not in out + err
+
+
+@pytest.mark.parametrize(("no_color", "coloured"), [(None, True), ("1", False)])
+def test_start_up_colours_its_log_only_on_a_terminal_without_no_color(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, restored_logging: logging.Logger,
+    discord_rejects_the_token: None, no_color: str | None, coloured: bool,
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\n")
+    if no_color is not None:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    monkeypatch.delenv("TERM", raising=False)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main([]) == 1
+    shown = terminal.getvalue()
+    assert "settings from" in shown
+    assert ("\x1b[32mINFO" in shown) is coloured
+    assert ("\x1b[" in shown) is coloured
+
+
+def test_start_up_stops_before_discord_on_a_font_that_cannot_draw(
+    workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nFONT_PATH=/etc/passwd\n")
+    assert main([]) == 1
+    assert "FONT_PATH /etc/passwd cannot draw the board images" in capsys.readouterr().err.splitlines()[-1]
+    assert list(workdir.iterdir()) == [workdir / ".env"], "the database is not created either"
 
 
 # -- the command line ---------------------------------------------------------------------------------------
