@@ -15,6 +15,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -23,6 +24,7 @@ from discord.ext import commands
 import renderer
 from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
+from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Storage, StorageUnavailable, open_storage
 from bot.ui.i18n import PulucTranslator
 from bot.ui.replies import report_error
@@ -95,7 +97,8 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 class PulucBot(commands.Bot):
     """The bot subclass: owns the settings, the database and the shutdown sequence."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed) -> None:
+        """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence."""
         # Puluc never joins voice: silence discord.py's start-up warnings about the missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -110,6 +113,7 @@ class PulucBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
+        self._seeds = seeds
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self._accepting = True
@@ -159,7 +163,7 @@ class PulucBot(commands.Bot):
             renderer.use_font(str(self.settings.font_path))
         await self.tree.set_translator(PulucTranslator())
         # Open games are reloaded and their timers restarted before any command or button can reach them.
-        self.games = await start_game_services(self, self.settings, storage)
+        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.add_listener(answer_orphaned_click, "on_interaction")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.config import EnvFile, load_settings
+from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 
 
 def anchors(markdown: str) -> set[str]:

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from bot.settings_spec import SETTINGS
+from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 SECTION = "### 2. Install and start"
 
 

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import services
+from bot.sessions import DEFAULT_VARIANT
 from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import (
     choices,
@@ -84,7 +85,7 @@ class Settings(commands.Cog):
         lang = language_for(interaction.locale)
         summary = t(
             "settings.summary", lang,
-            variant=variant_title(current.default_variant or "bell", lang),
+            variant=variant_title(current.default_variant or DEFAULT_VARIANT, lang),
             timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),

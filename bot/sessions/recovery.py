@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.storage.protocol import GameRepository
 from bot.storage.types import GameLog
-from puluc import GameRecord, Position
+from puluc import GameRecord, InvalidRecordError, Position
 
 ENGINE_KINDS = ("throw", "move")  # the event kinds the engine replays; the rest are the bot's business
 
@@ -31,7 +31,8 @@ class RebuiltGame:
 
 
 def record_of(log: GameLog) -> GameRecord:
-    """The game's puluc record (also what the replay command exports); ValueError if it does not replay."""
+    """The game's puluc record (also what the replay command exports); InvalidRecordError if it does not
+    replay (its `event` counts only the engine's events, throws and moves)."""
     game = log.game
     if game.first_team is None:
         raise ValueError(f"game {game.game_id} has not started, so it has no record yet")
@@ -66,20 +67,23 @@ def rebuild(log: GameLog) -> RebuiltGame:
     return RebuiltGame(log, record, positions[-1])
 
 
-def _rebuild_all(logs: tuple[GameLog, ...]) -> tuple[list[RebuiltGame], list[tuple[GameLog, ValueError]]]:
+Failure = InvalidRecordError | SnapshotMismatch
+
+
+def _rebuild_all(logs: tuple[GameLog, ...]) -> tuple[list[RebuiltGame], list[tuple[GameLog, Failure]]]:
     rebuilt: list[RebuiltGame] = []
-    failed: list[tuple[GameLog, ValueError]] = []
+    failed: list[tuple[GameLog, Failure]] = []
     for log in logs:
         if log.game.status != "running":
             continue
         try:
             rebuilt.append(rebuild(log))
-        except ValueError as error:  # a bad record or a mismatching snapshot: report it, keep the others
+        except (InvalidRecordError, SnapshotMismatch) as error:  # report it, keep the others
             failed.append((log, error))
     return rebuilt, failed
 
 
-async def rebuild_running_games(store: GameRepository) -> tuple[list[RebuiltGame], list[tuple[GameLog, ValueError]]]:
+async def rebuild_running_games(store: GameRepository) -> tuple[list[RebuiltGame], list[tuple[GameLog, Failure]]]:
     """Every running game rebuilt (replays run in a worker thread), and those that failed with why."""
     logs = await store.open_games()
     return await asyncio.to_thread(_rebuild_all, logs)

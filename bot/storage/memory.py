@@ -27,11 +27,8 @@ from bot.storage.types import (
     Seat,
     SeatSpec,
     Unchanged,
+    turn_order,
 )
-
-
-def _seat_order(seat: Seat) -> tuple[int, str]:
-    return int(seat.seat[1:]), seat.seat[0]
 
 
 class InMemoryRepository:
@@ -86,7 +83,7 @@ class InMemoryRepository:
             snapshot_ppn=None, snapshot_seq=0, winner=None, scores=None, end_reason=None, created_at=now,
             updated_at=now, finished_at=None,
             seats=tuple(sorted((Seat(s.seat, s.user_id, s.ai_level, s.display_name, 0, None) for s in seats),
-                               key=_seat_order)),
+                               key=turn_order)),
         )
         self._events[game_id] = []
         return game_id
@@ -96,7 +93,7 @@ class InMemoryRepository:
         game = self._game(game_id, "lobby", "running")
         seats = [s for s in game.seats if s.seat != spec.seat]
         seats.append(Seat(spec.seat, spec.user_id, spec.ai_level, spec.display_name, 0, None))
-        self._put(game, seats=tuple(sorted(seats, key=_seat_order)))
+        self._put(game, seats=tuple(sorted(seats, key=turn_order)))
 
     async def remove_seat(self, game_id: int, seat: str) -> None:
         self._maybe_fail()

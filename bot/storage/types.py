@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from bot.storage.errors import InvalidSeat
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 EndReason = Literal["normal", "resign", "timeout", "cancelled"]
-END_REASONS: frozenset[str] = frozenset({"normal", "resign", "timeout", "cancelled"})
+END_REASONS: frozenset[str] = frozenset(get_args(EndReason))
 # Event payloads speak of seats ("A1"), never of user ids, so forgetting a player never touches the log.
 EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "ai_takeover", "cancel"})
 SEAT_PATTERN = re.compile(r"[AB][1-8]")
@@ -91,6 +91,11 @@ class Seat:
     @property
     def team(self) -> str:
         return self.seat[0]
+
+
+def turn_order(seat: Seat) -> tuple[int, str]:
+    """Sort key of seats in turn order: A1, B1, A2, B2, ... (both backends list a game's seats so)."""
+    return int(seat.seat[1:]), seat.seat[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,7 @@ import simcord
 from bot import app
 from bot.app import SHUTTING_DOWN_MESSAGE, PulucBot, StartupError, run_bot
 from bot.config import Settings, load_settings
-
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
+from tests.helpers import TOKEN
 
 
 @pytest.fixture

@@ -11,9 +11,8 @@ import pytest
 from bot.config import ConfigError, EnvFile, Settings, find_env_file, load_settings
 from bot.settings_spec import LOG_LEVEL, SETTINGS, NumberSetting
 from bot.storage.urls import SqliteUrl
+from tests.helpers import TOKEN
 
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 NUMBERS = [setting for setting in SETTINGS if isinstance(setting, NumberSetting)]
 
 

@@ -10,8 +10,8 @@ import warnings
 import pytest
 
 from bot.logs import HIDDEN, OneLineFormatter, setup_logging, wants_colour
+from tests.helpers import TOKEN
 
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 SIGNATURE = TOKEN.rsplit(".", 1)[-1]
 
 
@@ -69,6 +69,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
     assert wants_colour(stream, environ) is expected
 
 
+@pytest.mark.logs_error(r"discord\.gateway: handler failed \(KeyError")
 def test_setup_logging_writes_one_plain_line_per_event_to_a_file(restored_logging: logging.Logger) -> None:
     stream = io.StringIO()
     setup_logging(logging.INFO, secrets=(TOKEN,), stream=stream, environ={})

@@ -25,9 +25,8 @@ from bot.settings_spec import SETTINGS
 from bot.storage import open_storage
 from bot.storage.types import SeatSpec
 from renderer.fonts import find_font
+from tests.helpers import TOKEN
 
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 SETTING_NAMES = tuple(setting.name for setting in SETTINGS)
 TOKEN_PARTS = TOKEN.split(".")  # even the public first part (the bot's id in base64) is never printed
 

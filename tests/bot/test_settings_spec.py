@@ -15,9 +15,9 @@ from bot.config import load_settings
 from bot.sessions import GameOptions
 from bot.sessions.errors import InvalidOptions
 from bot.settings_spec import SETTINGS, TURN_TIMER_SECONDS, ChoiceSetting, IdSetting, NumberSetting, TextSetting
+from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[2]
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 
 
 def env_example_entries() -> list[tuple[str, str, str]]:

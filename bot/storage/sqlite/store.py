@@ -10,6 +10,7 @@ Schema and migrations live in `bot/storage/sqlite/schema.py`, value types and er
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import sqlite3
 import time
@@ -26,10 +27,12 @@ from bot.storage.errors import (
     GameNotFound,
     GameStateError,
     StorageUnavailable,
+    UnavailableReason,
     UnknownEventKind,
 )
 from bot.storage.sqlite import schema
 from bot.storage.sqlite.connection import run, run_many
+from bot.storage.sqlite.errors import translate
 from bot.storage.sqlite.ladders import LadderQueries
 from bot.storage.types import (
     END_REASONS,
@@ -45,9 +48,14 @@ from bot.storage.types import (
     Seat,
     SeatSpec,
     Unchanged,
+    turn_order,
 )
 
 BUSY_TIMEOUT_MS = 5000
+_OS_REASONS: dict[int, UnavailableReason] = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full", errno.EACCES: "read_only", errno.EPERM: "read_only",
+    errno.EROFS: "read_only",
+}
 Clock = Callable[[], float]
 
 
@@ -73,26 +81,30 @@ def _prepare_file(path: Path) -> int:
         conn.close()
 
 
-async def open_store(path: Path, *, clock: Clock = time.time) -> Store:
+async def open_store(path: Path, *, clock: Clock = time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
     """Open (creating directory and file on first start) and migrate the database at `path`.
 
     `StorageUnavailable` when the file cannot be created, opened or migrated (permissions, a full disk, not
     a database); `SchemaTooNew` when a newer bot wrote it.
     """
     try:
-        return await _open(path, clock)
-    except (OSError, sqlite3.Error) as exc:
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise StorageUnavailable(f"{detail} (check that the directory is writable by this user)", reason="io") from exc
+        return await _open(path, clock, busy_timeout_ms)
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    except OSError as exc:
+        reason = _OS_REASONS.get(exc.errno or 0, "io")
+        raise StorageUnavailable(
+            f"{exc.strerror or exc} (check that the directory is writable by this user)", reason=reason
+        ) from exc
 
 
-async def _open(path: Path, clock: Clock) -> Store:
+async def _open(path: Path, clock: Clock, busy_timeout_ms: int) -> Store:
     await asyncio.to_thread(_prepare_file, path)
     writer = await aiosqlite.connect(path, isolation_level=None)
     reader = await aiosqlite.connect(path, isolation_level=None)
     for conn in (writer, reader):
         conn.row_factory = sqlite3.Row
-        await run(conn, f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        await run(conn, f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
         await run(conn, "PRAGMA foreign_keys = ON")
         # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of this process, but a commit may
         # be lost on power failure. We answer "your move is in" only after the commit, so the fsync per
@@ -124,33 +136,45 @@ class Store(LadderQueries):
 
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:
-            await run(self._writer, "PRAGMA optimize")  # refresh planner statistics where they went stale
-            await self._reader.close()
-            await self._writer.close()
+            try:
+                await run(self._writer, "PRAGMA optimize")  # refresh planner statistics where they went stale
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+            finally:
+                await self._reader.close()
+                await self._writer.close()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; a driver error anywhere in it (COMMIT included) rolls it back and leaves
+        as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
         async with self._write_lock:
-            await run(self._writer, "BEGIN IMMEDIATE")
             try:
-                yield self._writer
-                await run(self._writer, "COMMIT")
-            except BaseException:
-                # Shielded so a cancelled task still rolls back before the lock is released (a failed
-                # COMMIT may already have ended the transaction).
-                if self._writer.in_transaction:
-                    await asyncio.shield(run(self._writer, "ROLLBACK"))
-                raise
+                await run(self._writer, "BEGIN IMMEDIATE")
+                try:
+                    yield self._writer
+                    await run(self._writer, "COMMIT")
+                except BaseException:
+                    # Shielded so a cancelled task still rolls back before the lock is released (a failed
+                    # COMMIT may already have ended the transaction, e.g. SQLITE_FULL rolls back by itself).
+                    if self._writer.in_transaction:
+                        await asyncio.shield(run(self._writer, "ROLLBACK"))
+                    raise
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         async with self._read_lock:
-            await run(self._reader, "BEGIN")
             try:
-                yield self._reader
-            finally:
-                await asyncio.shield(run(self._reader, "COMMIT"))
+                await run(self._reader, "BEGIN")
+                try:
+                    yield self._reader
+                finally:
+                    await asyncio.shield(run(self._reader, "COMMIT"))
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
 
     # --- health ---------------------------------------------------------------------------------------
 
@@ -243,11 +267,6 @@ class Store(LadderQueries):
                 await db.execute_fetchall("SELECT ranked FROM channel_settings WHERE channel_id = ?", (channel_id,))
             )
         return bool(rows[0][0]) if rows else None
-
-    async def touch_player(self, user_id: int, display_name: str) -> None:
-        """Record that a user acted now, under this name."""
-        async with self._write() as db:
-            await self._upsert_player(db, user_id, display_name)
 
     async def _upsert_player(self, db: aiosqlite.Connection, user_id: int, display_name: str) -> None:
         now = self._clock()
@@ -599,16 +618,6 @@ class Store(LadderQueries):
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [_game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
 
-    async def moves_played(self, game_id: int) -> int:
-        async with self._read() as db:
-            rows = list(
-                await db.execute_fetchall("SELECT count(*) FROM events WHERE game_id = ? AND kind = 'move'", (game_id,))
-            )
-        return int(rows[0][0])
-
-
-def _seat_order(seat: Seat) -> tuple[int, str]:
-    return int(seat.seat[1:]), seat.seat[0]  # turn order A1, B1, A2, B2, ...
 
 
 def _game_from_row(r: sqlite3.Row, seats: Iterable[Seat]) -> Game:
@@ -638,5 +647,5 @@ def _game_from_row(r: sqlite3.Row, seats: Iterable[Seat]) -> Game:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
-        seats=tuple(sorted(seats, key=_seat_order)),
+        seats=tuple(sorted(seats, key=turn_order)),
     )

@@ -26,17 +26,14 @@ from PIL import Image
 
 from bot import app
 from bot.app import PulucBot
-from bot.config import Settings
 from bot.storage.sqlite.store import Store, open_store
 from bot.storage.types import GLOBAL_SCOPE, NewEvent, SeatSpec
-from bot.storage.urls import SqliteUrl
 from bot.ui.i18n import SUPPORTED, t
 from puluc import Game, GameRecord, Rules
-from tests.e2e import conftest as e2e
-from tests.simcord_raw import emit_click
+from tests.helpers import FakeClock, MakeBot, emit_click
+from tests.helpers import World as Server
 
 LADDERS = "bot.cogs.ladders"
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789"  # shaped like a token, not one
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
 CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
 LONG_AGO = 1_748_736_000.0  # 2025-06-01: inactive by any clock the bot may use
@@ -83,15 +80,6 @@ def simcord_bot(database: Path, opened: list[Store]) -> LadderBot:
 
 
 # --- seeding the ladder ----------------------------------------------------------------------------------
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        self.now += 60  # every write a minute later, so games have distinct times
-        return self.now
 
 
 @dataclass
@@ -151,7 +139,7 @@ def club(i: int) -> tuple[int, str]:
     return CLUB[i], f"club{i + 1:02d}"
 
 
-class World(e2e.World):
+class World(Server):
     """The end-to-end suite's server, with a member's id and name as a ladder entry names them."""
 
     def pair(self, member: simcord.MemberActor) -> tuple[int, str]:
@@ -166,7 +154,7 @@ def world(simcord_env: simcord.Env) -> World:
 @pytest.fixture
 async def ladder(world: World, database: Path) -> Ladder:
     seeded = Ladder()
-    clock = Clock(LONG_AGO)
+    clock = FakeClock(LONG_AGO, tick=60)  # every write a minute later, so games have distinct times
     store = await open_store(database, clock=clock)
     guild = world.guild.id
     seed = iter(range(1, 1000))
@@ -592,14 +580,10 @@ class TestInsideTheWholeBot:
     """The extension as `bot.app.PulucBot` loads it: its tree admits the commands, its store serves them."""
 
     @pytest.fixture
-    async def simcord_bot(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[PulucBot]:
+    def simcord_bot(self, bots: MakeBot, monkeypatch: pytest.MonkeyPatch) -> PulucBot:
         if LADDERS not in app.EXTENSIONS:
             monkeypatch.setattr(app, "EXTENSIONS", (*app.EXTENSIONS, LADDERS))
-        path = tmp_path / "puluc.db"
-        bot = PulucBot(Settings(discord_token=TOKEN, database=SqliteUrl(path),
-                                ai_budget_ms=10, ai_move_delay_seconds=0.0, command_cooldown_seconds=0.0))
-        yield bot
-        await bot.storage.close()  # SimCord never closes the bot; an open connection would outlive the test
+        return bots()
 
     async def test_ladder_commands_are_puluc_subcommands_and_answer(self, simcord_env: simcord.Env) -> None:
         guild = simcord_env.create_guild("Puluc Club")

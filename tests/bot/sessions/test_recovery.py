@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.sessions.recovery import SnapshotMismatch, rebuild_running_games, record_of
 from bot.storage.sqlite.store import Store
 from bot.storage.types import NewEvent, SeatSpec
-from puluc import Game, GameRecord, Rules
+from puluc import Game, GameRecord, IllegalMoveError, InvalidRecordError, Position, Rules
 
 
 async def play_stored(store: Store, events: int, seed: int = 3) -> tuple[int, Game]:
@@ -62,3 +64,29 @@ async def test_a_snapshot_that_disagrees_with_the_log_is_reported(store: Store) 
     assert [r.log.game.game_id for r in rebuilt] == [good_id]
     assert [log.game.game_id for log, _ in failed] == [game_id]
     assert isinstance(failed[0][1], SnapshotMismatch)
+
+
+async def test_a_log_the_engine_refuses_is_reported_with_the_event_at_fault(store: Store) -> None:
+    game_id, game = await play_stored(store, 10)
+    good_id, _ = await play_stored(store, 10, seed=4)
+    seq = (await store.get_game(game_id)).last_seq + 1
+    await store.append_event(game_id, seq, "move", {"move": "1:41"})  # no ants road has a cell 41
+    rebuilt, failed = await rebuild_running_games(store)
+    assert [r.log.game.game_id for r in rebuilt] == [good_id]
+    ((log, error),) = failed
+    assert log.game.game_id == game_id
+    assert isinstance(error, InvalidRecordError) and error.event == len(game.record.events) + 1
+    assert isinstance(error.__cause__, IllegalMoveError)
+
+
+async def test_a_bug_while_rebuilding_is_not_reported_as_a_bad_record(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await play_stored(store, 10)
+
+    def broken_play(self: Position, move: object) -> Position:
+        raise ValueError("a bug in the engine")
+
+    monkeypatch.setattr(Position, "play", broken_play)
+    with pytest.raises(ValueError, match="a bug in the engine"):
+        await rebuild_running_games(store)

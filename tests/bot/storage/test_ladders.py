@@ -15,7 +15,7 @@ from bot.storage.sqlite.store import Store
 from bot.storage.types import FORGOTTEN_NAME, NewEvent, SeatSpec, UnrankedReason
 
 if TYPE_CHECKING:
-    from tests.conftest import FakeClock
+    from tests.helpers import FakeClock
 
 GUILD = 10
 

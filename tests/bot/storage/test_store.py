@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.errors import (
+    ConstraintViolation,
     DuplicateEvent,
     EventGap,
     GameNotFound,
@@ -70,7 +71,7 @@ async def test_first_start_creates_directory_file_and_latest_schema(tmp_path: Pa
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         async with store._write() as db:
             await db.execute(
                 "INSERT INTO events (game_id, seq, kind, payload, created_at) VALUES (999, 1, 'move', '{}', 0)"
