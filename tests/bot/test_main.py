@@ -77,6 +77,13 @@ def failed_check(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return one_error_line(err)
 
 
+def configure(monkeypatch: pytest.MonkeyPatch, **settings: str) -> None:
+    """The environment holds a well-formed token and `settings`."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+
+
 def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
     """Every file under `folder` with its content hash and modification time: what "changes nothing" means."""
     return {
@@ -116,7 +123,7 @@ def make_database(path: Path, games: int, players_per_game: int = 2) -> None:
 def test_check_reports_a_new_database_and_creates_nothing(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    configure(monkeypatch)
     target = workdir / "nonexistent_dir" / "sub" / "x.db"
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
     code, out, err = check(capsys)
@@ -135,8 +142,7 @@ def test_check_reports_an_existing_database_with_its_games_and_players_and_chang
     database = workdir / "state" / "puluc.db"
     make_database(database, games=2, players_per_game=2)
     before = snapshot(workdir)
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{database}")
     code, out, err = check(capsys)
     assert code == 0, err
     assert f"puluc-bot: database {database}: existing, 2 games and 4 players, schema version 2, intact" in out
@@ -154,7 +160,7 @@ def test_check_reads_the_database_of_a_running_bot_without_disturbing_it(
         running.commit()
         names = sorted(path.name for path in workdir.iterdir())
         assert names == ["puluc.db", "puluc.db-shm", "puluc.db-wal"]
-        monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+        configure(monkeypatch)
         monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
         code, out, err = check(capsys)
         assert code == 0, err
@@ -168,8 +174,7 @@ def test_an_existing_empty_file_is_reported_as_empty(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (workdir / "puluc.db").write_bytes(b"")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "sqlite:///puluc.db")
+    configure(monkeypatch, DATABASE_URL="sqlite:///puluc.db")
     code, out, err = check(capsys)
     assert code == 0, err
     assert "existing but empty, 0 games and 0 players, schema version 0; start-up will migrate it to 2" in out
@@ -194,7 +199,7 @@ def test_check_from_another_folder_reads_the_named_env_file_and_its_database(
 def test_check_without_an_env_file_says_where_it_looked(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    configure(monkeypatch)
     code, out, err = check(capsys)
     assert code == 0, err
     assert out.splitlines()[0] == f"puluc-bot: no .env file at {workdir / '.env'}; settings from the environment only"
@@ -257,8 +262,7 @@ def test_the_env_file_in_the_current_folder_is_read_and_the_environment_override
 def test_an_in_memory_database_is_refused(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "sqlite:///:memory:")
+    configure(monkeypatch, DATABASE_URL="sqlite:///:memory:")
     assert "in-memory database, which keeps nothing" in failed_check(capsys)
 
 
@@ -285,8 +289,7 @@ def test_a_malformed_token_fails_without_echoing_it(
 def test_a_value_the_commands_would_refuse_fails_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv(name, value)
+    configure(monkeypatch, **{name: value})
     line = failed_check(capsys)
     assert line.startswith(f"puluc-bot: error: {name} must be a whole number of ")
     assert f"Write for example {name}=" in line
@@ -295,8 +298,7 @@ def test_a_value_the_commands_would_refuse_fails_the_check(
 def test_log_level_warn_passes_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("LOG_LEVEL", "warn")
+    configure(monkeypatch, LOG_LEVEL="warn")
     code, _, err = check(capsys)
     assert code == 0, err
 
@@ -304,8 +306,7 @@ def test_log_level_warn_passes_the_check(
 def test_a_bad_database_url_scheme_fails_in_one_line(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "mysql://db.example/puluc")
+    configure(monkeypatch, DATABASE_URL="mysql://db.example/puluc")
     assert failed_check(capsys).startswith("puluc-bot: error: DATABASE_URL ")
 
 
@@ -314,8 +315,7 @@ def test_a_database_under_a_regular_file_cannot_be_created(
 ) -> None:
     # A path whose parent is a file can never be created, even by root (unlike a chmod-ed directory).
     (workdir / "occupied").write_text("not a directory")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/occupied/sub/puluc.db")
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/occupied/sub/puluc.db")
     line = failed_check(capsys)
     assert f"cannot use the database at {workdir}/occupied/sub/puluc.db" in line
     assert f"{workdir}/occupied is a file" in line
@@ -325,8 +325,7 @@ def test_a_file_that_is_not_a_database_fails_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (workdir / "puluc.db").write_bytes(b"this is not an SQLite file" * 200)
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/puluc.db")
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/puluc.db")
     assert str(workdir / "puluc.db") in failed_check(capsys)
 
 
@@ -336,8 +335,7 @@ def test_a_database_from_a_newer_bot_is_refused(
     conn = sqlite3.connect(workdir / "future.db")
     conn.execute("PRAGMA user_version = 999")
     conn.close()
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/future.db")
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/future.db")
     assert "upgrade the bot" in failed_check(capsys)
 
 
@@ -346,8 +344,7 @@ def test_a_file_that_is_not_a_font_fails_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], font: str
 ) -> None:
     (workdir / "not-a-font.ttf").write_text("hello")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("FONT_PATH", font)
+    configure(monkeypatch, FONT_PATH=font)
     line = failed_check(capsys)
     assert line.startswith(f"puluc-bot: error: FONT_PATH {(workdir / font).resolve()} cannot draw the board images")
 
@@ -358,8 +355,7 @@ def test_check_draws_a_board_with_the_configured_font(
     font = find_font()
     if font is None:
         pytest.skip("no DejaVu Sans on this machine to configure")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("FONT_PATH", font)
+    configure(monkeypatch, FONT_PATH=font)
     code, out, err = check(capsys)
     assert code == 0, err
     assert f"puluc-bot: board font: {font}" in out.splitlines()
