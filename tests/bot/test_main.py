@@ -179,7 +179,8 @@ def test_an_existing_empty_file_is_reported_as_empty(
     configure(monkeypatch, DATABASE_URL="sqlite:///puluc.db")
     code, out, err = check(capsys)
     assert code == 0, err
-    expected = f"existing but empty, 0 games and 0 players, schema version 0; start-up will migrate it to {LATEST_VERSION}"
+    expected = ("existing but empty, 0 games and 0 players, "
+                f"schema version 0; start-up will migrate it to {LATEST_VERSION}")
     assert expected in out
     assert (workdir / "puluc.db").read_bytes() == b""
 
