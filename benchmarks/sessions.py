@@ -21,7 +21,7 @@ from pathlib import Path
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.sessions import GameOptions, Place, Player, SessionManager
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from bot.storage.sqlite.store import open_store
 from puluc import Move, Position
@@ -64,7 +64,7 @@ def _report(label: str, times: list[float]) -> None:
 
 
 async def main(games: int) -> None:
-    _report("in-memory repository", await _measure(InMemoryRepository(), games))
+    _report("in-memory repository", await _measure(MemoryStorage(), games))
     with tempfile.TemporaryDirectory() as directory:
         store = await open_store(Path(directory) / "puluc.db")
         try:

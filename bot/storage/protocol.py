@@ -38,6 +38,7 @@ from bot.storage.types import (
     RatingPoint,
     SeatSpec,
     Standing,
+    StoredCounts,
     Unchanged,
 )
 
@@ -190,6 +191,10 @@ class Storage(GameRepository, TournamentStore, Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    async def counts(self) -> StoredCounts:
+        """How many games and players the database holds (cheap enough for a start-up message)."""
+        ...
 
     # -- games
     async def get_game(self, game_id: int) -> Game: ...

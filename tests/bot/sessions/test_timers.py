@@ -17,7 +17,7 @@ from bot.sessions import (
 )
 from bot.sessions.errors import NotInvited, SeatPlayedByAI, StaleAction
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from tests.helpers import (
     AI_DELAY,
@@ -280,7 +280,7 @@ async def test_the_scheduler_loop_wakes_up_for_an_earlier_deadline(clock: FakeCl
 async def test_stopping_the_timers_right_after_an_earlier_deadline_stops_them(clock: FakeClock) -> None:
     # The race of issue 16: with the loop asleep, a deadline earlier than its wake-up arrives and the bot
     # shuts down in the same tick. The wake-up must not swallow the stop (shutdown would hang until SIGKILL).
-    manager = make_manager(InMemoryRepository(clock), clock, RandomPicker())
+    manager = make_manager(MemoryStorage(clock), clock, RandomPicker())
     manager.start_timers()
     for _ in range(3):
         await asyncio.sleep(0)  # the loop now sleeps for MAX_WAIT_SECONDS with nothing to do

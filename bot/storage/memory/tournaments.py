@@ -1,15 +1,18 @@
-"""The in-memory fake's tournaments: the same promises as the SQLite backend, kept in dicts, for tests.
+"""The in-memory fake's tournaments: the same promises as the SQL backends, kept in dicts, for tests.
 
-Mixed into `bot.storage.memory.InMemoryRepository`. It must never be used by the running bot.
+The top layer of `bot.storage.memory.MemoryStorage`; the contract suite (tests/bot/storage) holds it to the
+same tests as SQLite and PostgreSQL. It must never be used by the running bot.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.storage.errors import AlreadyEntered, TournamentNotFound, TournamentStateError
+from bot.storage.errors import AlreadyEntered, PlayerInOpenGame, TournamentNotFound, TournamentStateError
+from bot.storage.memory.ladders import MemoryLadders
 from bot.storage.tournament_types import (
     DecidedBy,
     Entrant,
@@ -18,15 +21,28 @@ from bot.storage.tournament_types import (
     Tournament,
     TournamentSettings,
 )
+from bot.storage.types import FORGOTTEN_NAME
 
 
-class InMemoryTournaments:
-    """`TournamentStore` in a dict of frozen `Tournament` values."""
+class MemoryTournaments(MemoryLadders):
+    """`TournamentStore` in a dict of frozen `Tournament` values, on top of the games and ladders."""
 
-    _clock: Callable[[], float]
-
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(clock)
         self._tournaments: dict[int, Tournament] = {}
+
+    def _forget_in_tournaments(self, user_id: int) -> None:
+        """Forget-me's part: refused while the player is in an open tournament; otherwise their entries show a
+        former player and the tournaments they created no longer name them."""
+        open_ones = [t.tournament_id for t in self._tournaments.values()
+                     if t.is_open and t.entrant_of(user_id) is not None]
+        if open_ones:
+            raise PlayerInOpenGame(f"leave your open tournaments first (tournament {open_ones[0]})")
+        for tournament in list(self._tournaments.values()):
+            entrants = tuple(replace(e, user_id=None, display_name=FORGOTTEN_NAME) if e.user_id == user_id else e
+                             for e in tournament.entrants)
+            creator = None if tournament.creator_id == user_id else tournament.creator_id
+            self._tournaments[tournament.tournament_id] = replace(tournament, entrants=entrants, creator_id=creator)
 
     def _tournament(self, tournament_id: int, *allowed: str) -> Tournament:
         found = self._tournaments.get(tournament_id)
