@@ -63,14 +63,14 @@ NEWCOMER = Skill(MODEL.mu, MODEL.sigma)
 # little uncertainty: 2 sigma^2 = 2 against openskill's 2 beta^2 = 34.7 in a prediction.
 AI_SIGMA = 1.0
 # What an AI seat counts for when the teams of a lobby are balanced (games with an AI seat are never rated).
-# Measured by benchmarks/ai_ratings.py on Bell 1 v 1: the levels against each other from the exact solution
-# (hard taken as perfect play), and against a model of a human player (medium's move, a random one 25% of the
-# time) anchored at the newcomer's mu 25, fitted to openskill's prediction: 1,200 human-model games (76% against
-# easy, 36.5% against medium, 38.5% against hard), load average 7 (the numbers do not depend on it).
+# Measured by `python benchmarks/ai_ratings.py` (Bell 1 v 1, the AI at the bot's 300 ms): the levels against
+# each other from the exact solution (hard taken as perfect play), and 1,800 games against a model of a human
+# player (medium's move, a random one 25% of the time) anchored at the newcomer's mu 25 (it won 78.8% against
+# easy, 38.2% against medium, 35.5% against hard), fitted to openskill's prediction for two players.
 AI_SKILLS: dict[str, Skill] = {
-    "easy": Skill(19.96, AI_SIGMA),
-    "medium": Skill(26.90, AI_SIGMA),
-    "hard": Skill(27.79, AI_SIGMA),
+    "easy": Skill(19.86, AI_SIGMA),
+    "medium": Skill(26.80, AI_SIGMA),
+    "hard": Skill(27.69, AI_SIGMA),
 }
 
 
