@@ -10,7 +10,7 @@ inside the transaction that finishes the game.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -28,6 +28,17 @@ PROVISIONAL_GAMES = 5  # fewer ranked games than this: provisional, marked and k
 DAY = 86400.0
 INACTIVE_AFTER_DAYS = 30  # off the leaderboard without a ranked game in the last 30 UTC days (as Lichess)
 MIN_RANKED_MOVES = 6  # games shorter than this many moves (all seats together) are unranked
+# The same two players (or the same two line-ups) count for the ladders in at most this many ranked games
+# in any REPEAT_WINDOW seconds; later games between them are unranked (farming a friend's account pays no more).
+REPEAT_LIMIT = 3
+REPEAT_WINDOW = 86_400.0
+# An absence makes a rating uncertain again: sigma^2 grows by this squared per inactive day (beyond the 30 a
+# player stays active), capped at a newcomer's. A regular's sigma of 3 to 4 (50 to 100 ranked games) grows past
+# PROVISIONAL_SIGMA after 8 to 11 months away, and back to a newcomer's after about a year.
+SIGMA_PER_INACTIVE_DAY = 0.4
+# Sigma at or above this (about a newcomer's after three or four ranked games) marks an absent player's
+# rating provisional again.
+PROVISIONAL_SIGMA = 7.5
 
 PAGE_SIZE = 10  # leaderboard rows per page
 
@@ -89,6 +100,37 @@ def is_provisional(ranked_games: int) -> bool:
     return ranked_games < PROVISIONAL_GAMES
 
 
+def inactive_days(last_played: float, now: float) -> int:
+    """Whole UTC days without a ranked game beyond the `INACTIVE_AFTER_DAYS` a player stays active."""
+    return max(0, day_of(now) - day_of(last_played) - INACTIVE_AFTER_DAYS)
+
+
+def with_absence(skill: Skill, last_played: float, now: float) -> Skill:
+    """The skill as uncertain as an absence makes it: sigma^2 grows by SIGMA_PER_INACTIVE_DAY^2 for every
+    inactive day (as Glicko's rating deviation grows between rating periods), never past a newcomer's sigma.
+    The mean stays; the next ranked game starts from this sigma, so it moves the rating more."""
+    grown = math.sqrt(skill.sigma**2 + inactive_days(last_played, now) * SIGMA_PER_INACTIVE_DAY**2)
+    return Skill(skill.mu, max(skill.sigma, min(grown, NEWCOMER.sigma)))
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A stored rating as it stands now: its skill with the absence's uncertainty, and whether it is
+    provisional (too few ranked games, or away so long that it is as uncertain as a beginner's again) and
+    active (a ranked game in the last 30 days)."""
+
+    skill: Skill
+    provisional: bool
+    active: bool
+
+
+def status(skill: Skill, games: int, last_played: float, now: float) -> Status:
+    now_skill = with_absence(skill, last_played, now)
+    active = is_active(last_played, now)
+    provisional = is_provisional(games) or (not active and now_skill.sigma >= PROVISIONAL_SIGMA)
+    return Status(now_skill, provisional, active)
+
+
 def day_of(timestamp: float) -> int:
     """The UTC day number of a Unix time, truncated toward zero as SQLite's CAST(t / 86400 AS INTEGER) and
     PostgreSQL's trunc(t / 86400) do (never PostgreSQL's t::bigint, which rounds: see `bot.storage.sql.port`)."""
@@ -146,10 +188,20 @@ class SeatInfo:
     ai_level: int | None
 
 
+def lineup(seats: Iterable[tuple[str, int | None]]) -> frozenset[frozenset[int | None]]:
+    """Who played against whom, whichever side each team sat on: {team A's users, team B's users}."""
+    teams: dict[str, set[int | None]] = {"A": set(), "B": set()}
+    for seat, user_id in seats:
+        teams[seat[0]].add(user_id)
+    return frozenset(frozenset(team) for team in teams.values())
+
+
 def unranked_reason(
-    *, ranked: bool, cancelled: bool, seats: Sequence[SeatInfo], moves: int, ai_took_over: bool = False
+    *, ranked: bool, cancelled: bool, seats: Sequence[SeatInfo], moves: int, ai_took_over: bool = False,
+    same_lineup_games: int = 0,
 ) -> UnrankedReason | None:
-    """None when a finished game counts for the ladders, otherwise the first reason it does not."""
+    """None when a finished game counts for the ladders, otherwise the first reason it does not.
+    `same_lineup_games` is how many ranked games the same line-ups played in the last REPEAT_WINDOW."""
     if not ranked:
         return UnrankedReason.CASUAL
     if cancelled:
@@ -163,6 +215,8 @@ def unranked_reason(
         return UnrankedReason.SAME_PLAYER
     if moves < MIN_RANKED_MOVES:
         return UnrankedReason.TOO_SHORT
+    if same_lineup_games >= REPEAT_LIMIT:
+        return UnrankedReason.REPEAT
     return None
 
 

@@ -37,6 +37,7 @@ class UnrankedReason(StrEnum):
     SAME_PLAYER = "same_player"  # one person held two seats
     CANCELLED = "cancelled"
     TOO_SHORT = "too_short"  # fewer than MIN_RANKED_MOVES moves
+    REPEAT = "repeat"  # the same line-ups already played REPEAT_LIMIT ranked games in the last 24 hours
 
 
 class Unchanged(Enum):

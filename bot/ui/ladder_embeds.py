@@ -82,6 +82,8 @@ def caller_line(standing: Standing | None, lang: str) -> str:
     """Where the caller stands, whether or not they are on the page shown."""
     if standing is None:
         return t("ladder.you_none", lang)
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        return t("ladder.you_absent", lang, rating=standing.rating)
     if standing.provisional:
         return t("ladder.you_provisional", lang, rating=standing.rating, count=standing.games,
                  needed=PROVISIONAL_GAMES)
@@ -114,7 +116,9 @@ def leaderboard_embed(page: LeaderboardPage, lang: str, caller_id: int) -> disco
 
 
 def _standing_text(standing: Standing, lang: str) -> str:
-    if standing.provisional:
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        rating = t("profile.rating_absent", lang, rating=standing.rating)
+    elif standing.provisional:
         rating = t("profile.rating_provisional", lang, rating=standing.rating, count=standing.games,
                    needed=PROVISIONAL_GAMES)
     elif standing.rank is None:

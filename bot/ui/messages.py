@@ -27,6 +27,7 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
+from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import t
 from puluc import MoveEffect, Position, Throw
@@ -249,7 +250,7 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
 
 def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     if report.unranked is not None:
-        return t(f"game.unranked.{report.unranked.value}", lang)
+        return t(f"game.unranked.{report.unranked.value}", lang, limit=ratings.REPEAT_LIMIT)
     names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:

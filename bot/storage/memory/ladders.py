@@ -78,6 +78,7 @@ class MemoryLadders(MemoryGames):
         reason = ratings.unranked_reason(
             ranked=game.ranked, cancelled=False, seats=seats, moves=sum(1 for e in log if e.kind == "move"),
             ai_took_over=any(e.kind == "ai_takeover" for e in log),
+            same_lineup_games=self._same_lineup_games(seats, ladder, now),
         )
         for seat in seats:
             if seat.user_id is not None and seat.user_id in self._players:
@@ -87,7 +88,7 @@ class MemoryLadders(MemoryGames):
         changes: list[RatingChange] = []
         for scope in (GLOBAL_SCOPE,) if game.guild_id is None else (GLOBAL_SCOPE, game.guild_id):
             known = {
-                s.user_id: (found.skill, found.games)
+                s.user_id: (ratings.with_absence(found.skill, found.last_played, now), found.games)
                 for s in seats
                 if s.user_id is not None and (found := self._ratings.get((ladder, scope, s.user_id))) is not None
             }
@@ -105,6 +106,14 @@ class MemoryLadders(MemoryGames):
                                             ratings.is_provisional(r.games)))
         return FinishReport(game.game_id, ladder, None, tuple(changes))
 
+    def _same_lineup_games(self, seats: list[SeatInfo], ladder: Ladder, now: float) -> int:
+        """Ranked games in the last REPEAT_WINDOW between the same line-ups, either side."""
+        wanted = ratings.lineup((s.seat, s.user_id) for s in seats)
+        rated = {h.game_id for h in self._history
+                 if h.ladder == ladder and h.scope == GLOBAL_SCOPE and h.played_at > now - ratings.REPEAT_WINDOW}
+        return sum(1 for game_id in rated
+                   if ratings.lineup((s.seat, s.user_id) for s in self._games[game_id].seats) == wanted)
+
     # --- ladders -----------------------------------------------------------------------------------------
 
     def _listed(self, ladder: Ladder, scope: int, now: float) -> list[int]:
@@ -120,12 +129,11 @@ class MemoryLadders(MemoryGames):
         rating = self._ratings.get((ladder, scope, user_id))
         if rating is None:
             return None
-        provisional = ratings.is_provisional(rating.games)
-        active = ratings.is_active(rating.last_played, now)
+        now_ = ratings.status(rating.skill, rating.games, rating.last_played, now)
         return Standing(
-            ladder, scope, user_id, self._players[user_id].display_name, rating.skill.display, rating.games,
-            rating.wins, rating.draws, rating.losses, provisional, active,
-            listed.index(user_id) + 1 if not provisional and active else None,
+            ladder, scope, user_id, self._players[user_id].display_name, now_.skill.display, rating.games,
+            rating.wins, rating.draws, rating.losses, now_.provisional, now_.active,
+            listed.index(user_id) + 1 if not now_.provisional and now_.active else None,
         )
 
     async def leaderboard(
@@ -148,7 +156,7 @@ class MemoryLadders(MemoryGames):
 
     async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None:
         found = self._ratings.get((check_ladder(ladder), scope, user_id))
-        return None if found is None else found.skill
+        return None if found is None else ratings.with_absence(found.skill, found.last_played, self._clock())
 
     def _history_of(self, user_id: int, scope: int) -> list[HistoryEntry]:
         """The player's rating history on one scope, newest first."""

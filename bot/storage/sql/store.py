@@ -3,8 +3,8 @@
 A backend (`bot.storage.sqlite.store.SqliteStore`, `bot.storage.postgres.store.PostgresStore`) subclasses it
 and provides connections: `_write()` (one write transaction), `_read()` (one read-only snapshot), `close`,
 `where`, `schema_version` and its engine's own health check; the queries themselves live in
-`bot.storage.sql.games`, `.ladders`, `.players` and `.tournaments`. Beside the protocol this class offers what `copy-data`
-and the benchmark need: counting, streaming and bulk-loading whole tables (`bot.storage.sql.tables`).
+`bot.storage.sql.games`, `.ladders`, `.players` and `.tournaments`. Beside the protocol this class offers what
+`copy-data` and the benchmark need: counting, streaming and bulk-loading whole tables (`bot.storage.sql.tables`).
 Must never import a database driver, discord or puluc.
 """
 
