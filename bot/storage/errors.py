@@ -94,3 +94,7 @@ class TournamentStateError(StorageError):
 
 class AlreadyEntered(StorageError):
     """The player is already an entrant of this tournament."""
+
+
+class SeasonNotFound(StorageError):
+    """The server has no closed season with this number."""

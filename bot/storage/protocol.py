@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.storage.season_types import Season, SeasonPage
 from bot.storage.tournament_types import (
     DecidedBy,
     Entrant,
@@ -175,7 +176,29 @@ class TournamentStore(Protocol):
         ...
 
 
-class Storage(GameRepository, TournamentStore, Protocol):
+class SeasonStore(Protocol):
+    """Seasons of a server's ladders (the all-servers ladders have none). Every method is one transaction."""
+
+    async def start_season(self, guild_id: int) -> Season:
+        """Close the server's current season: archive its final leaderboards, reset its ratings; return it."""
+        ...
+
+    async def current_season(self, guild_id: int) -> int:
+        """The season the server's ladders are in now (1 before any was closed)."""
+        ...
+
+    async def seasons(self, guild_id: int) -> tuple[Season, ...]:
+        """The server's closed seasons, oldest first."""
+        ...
+
+    async def season_leaderboard(
+        self, guild_id: int, season: int, ladder: str, page: int = 0, *, caller_id: int | None = None
+    ) -> SeasonPage:
+        """A page of a closed season's final leaderboard; SeasonNotFound for a season not closed."""
+        ...
+
+
+class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
     """Everything the bot stores. Open one with `bot.storage.open_storage(url)`; close it once."""
 
     @property

@@ -231,6 +231,17 @@ class Streak:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonPlacement:
+    """Where a player finished one closed season of a server's ladder (of `players` listed)."""
+
+    guild_id: int
+    season: int
+    ladder: Ladder
+    rank: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     user_id: int
     display_name: str
@@ -240,6 +251,7 @@ class Profile:
     best_wins: dict[str, BestWin]  # per ladder, global scope
     streak: Streak | None  # current run of equal results in ranked games
     favourite_variant: str | None
+    seasons: tuple[SeasonPlacement, ...] = ()  # the best placements in closed seasons, best first
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from bot.storage.types import (
     RatingChange,
     RatingPoint,
     Result,
+    SeasonPlacement,
     Standing,
 )
 
@@ -67,6 +68,14 @@ class MemoryLadders(MemoryGames):
 
     def _forget_in_tournaments(self, user_id: int) -> None:
         """Forget-me's part in tournaments: `bot.storage.memory.tournaments.MemoryTournaments` does it."""
+        raise NotImplementedError
+
+    def _forget_in_seasons(self, user_id: int) -> None:
+        """Forget-me's part in archived seasons: `bot.storage.memory.seasons.MemorySeasons` does it."""
+        raise NotImplementedError
+
+    def _season_placements(self, user_id: int, guild_id: int | None) -> tuple[SeasonPlacement, ...]:
+        """The profile's best season placements: `bot.storage.memory.seasons.MemorySeasons` finds them."""
         raise NotImplementedError
 
     # --- rating a finished game --------------------------------------------------------------------------
@@ -207,7 +216,8 @@ class MemoryLadders(MemoryGames):
                 top = min(wins, key=lambda h: (-h.opponent_rating, h.played_at))
                 best[ladder] = BestWin(top.game_id, top.opponent_rating, top.played_at)
         return Profile(user_id, player.display_name, standings, len(finished), kills, best,
-                       ratings.current_streak([h.result for h in history]), favourite)
+                       ratings.current_streak([h.result for h in history]), favourite,
+                       self._season_placements(user_id, guild_id))
 
     async def game_history(
         self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
@@ -248,6 +258,7 @@ class MemoryLadders(MemoryGames):
             ids = ", ".join(str(game.game_id) for game, _ in open_seats)
             raise PlayerInOpenGame(f"finish, resign or leave your open games first (game {ids})")
         self._forget_in_tournaments(user_id)
+        self._forget_in_seasons(user_id)
         seats = hosted = 0
         for game in list(self._games.values()):
             mine = sum(1 for s in game.seats if s.user_id == user_id)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.storage.errors import AlreadyEntered, PlayerInOpenGame, TournamentNotFound, TournamentStateError
-from bot.storage.memory.ladders import MemoryLadders
+from bot.storage.memory.seasons import MemorySeasons
 from bot.storage.tournament_types import (
     DecidedBy,
     Entrant,
@@ -24,8 +24,8 @@ from bot.storage.tournament_types import (
 from bot.storage.types import FORGOTTEN_NAME
 
 
-class MemoryTournaments(MemoryLadders):
-    """`TournamentStore` in a dict of frozen `Tournament` values, on top of the games and ladders."""
+class MemoryTournaments(MemorySeasons):
+    """`TournamentStore` in a dict of frozen `Tournament` values, on top of the seasons, ladders and games."""
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         super().__init__(clock)

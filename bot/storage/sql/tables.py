@@ -109,6 +109,14 @@ TABLES: tuple[Table, ...] = (
         ("ladder", "scope", "day", "bucket", "players"),
         ("ladder", "scope", "day", "bucket"),
     ),
+    Table("seasons", ("guild_id", "season", "started_at", "ended_at"), ("guild_id", "season"),
+          reals=frozenset({"started_at", "ended_at"})),
+    Table(
+        "season_standings",
+        ("guild_id", "season", "ladder", "rank", "user_id", "display_name", "rating", "games", "wins", "draws",
+         "losses"),
+        ("guild_id", "season", "ladder", "rank"),
+    ),
     Table(
         "tournaments",
         (

@@ -1,7 +1,7 @@
 """Tournaments in SQL: creating, entering, rounds, results, and reading tournaments back.
 
-The top layer of `bot.storage.sql.store.SqlStore` (on the players, ladders and games), the same SQL for SQLite
-and PostgreSQL. Every public method is
+The top layer of `bot.storage.sql.store.SqlStore` (on the seasons, players, ladders and games), the same SQL
+for SQLite and PostgreSQL. Every public method is
 one transaction; a write to a tournament in the wrong state raises `TournamentStateError`, checked on the
 tournament's row, locked until the write commits. Must never import a database driver, discord or puluc,
 and never decide who plays whom (the session layer does).
@@ -19,8 +19,8 @@ from bot.storage.errors import (
     TournamentNotFound,
     TournamentStateError,
 )
-from bot.storage.sql.players import PlayerQueries
 from bot.storage.sql.port import Transaction
+from bot.storage.sql.seasons import SeasonQueries
 from bot.storage.tournament_types import (
     DecidedBy,
     Entrant,
@@ -38,7 +38,7 @@ _COLUMNS = (
 _OPEN = "status IN ('open', 'running')"
 
 
-class TournamentQueries(PlayerQueries):
+class TournamentQueries(SeasonQueries):
     """Tournament reads and writes: the top layer of `SqlStore`."""
 
     async def create_tournament(
