@@ -51,6 +51,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.play",
     "bot.cogs.info",
     "bot.cogs.settings",
+    "bot.cogs.seasons",  # after settings: it joins the /puluc-admin group
     "bot.cogs.ladders",
     "bot.cogs.tournament",
 )

@@ -179,6 +179,10 @@ def profile_embed(profile: Profile, lang: str, *, chart: str | None) -> discord.
     favourite = profile.favourite_variant
     embed.add_field(name=t("profile.favourite", lang),
                     value=variant_label(favourite, lang) if favourite else "-", inline=True)
+    if profile.seasons:
+        placed = [t("profile.season_line", lang, rank=p.rank, players=p.players, ladder=ladder_label(p.ladder, lang),
+                    season=p.season) for p in profile.seasons]
+        embed.add_field(name=t("profile.seasons", lang), value="\n".join(placed), inline=False)
     if chart is not None:
         embed.set_image(url=f"attachment://{CHART_FILE}")
         embed.set_footer(text=t("profile.chart", lang, ladder=ladder_label(chart, lang)))
