@@ -12,6 +12,7 @@ from . import pieces as _pieces
 from .board import BadOption, board_image, piece_centre, render_board
 from .chart import render_chart
 from .fonts import FontNotFound, load_font, set_font_path
+from .legend import render_legend
 from .replay import render_replay
 from .sticks import BadThrow, render_throw
 from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
@@ -20,7 +21,14 @@ from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
 def use_font(path: str | None) -> None:
     """Draw every image with the font file at `path` (None: DejaVu Sans from the system); for start-up."""
     set_font_path(path)
-    for cached in (_board.background, _board.board_palette, _pieces.head, _pieces.slice_, _pieces.icon):
+    for cached in (
+        _board.background,
+        _board.board_palette,
+        _pieces.head,
+        _pieces.slice_,
+        _pieces.icon,
+        _pieces.captive_tag,
+    ):
         cached.cache_clear()
 
 
@@ -36,6 +44,7 @@ __all__ = [
     "piece_centre",
     "render_board",
     "render_chart",
+    "render_legend",
     "render_replay",
     "render_throw",
     "seat_colour",
