@@ -20,16 +20,16 @@ from PIL import Image, ImageDraw
 from puluc import MoveEffect, Position, Stack, Throw
 
 from . import pieces
-from .fonts import Font, load_font
+from .fonts import Font, load_font, put_text, text_width
 from .layout import BEND, BadWidth, Layout, Point, layout_for, up_road
 from .marks import HOME_KEYS, BadLabel, LabelKey, check_labels, draw_event_mark, draw_labels, draw_last_move
-from .panels import draw_caption, draw_header, draw_homes
+from .panels import draw_caption, draw_frames, draw_header, draw_homes
 from .sticks import as_throws
 from .texts import resolve
 from .theme import SEAT_COLOURS, Theme, get_theme
 
 UNUSED_INDEX = 255
-PNG_COMPRESS_LEVEL = 6  # palette PNG: a few ms and ~10 KB at level 6
+PNG_COMPRESS_LEVEL = 2  # palette PNG, 8 v 8 on 800 px: 3 ms and 25 KB (level 6: 6 ms and 19 KB)
 
 
 class BadOption(ValueError):
@@ -48,6 +48,7 @@ def background(
     theme = get_theme(theme_name)
     image = Image.new("RGB", (layout.width, layout.height), theme.background)
     draw = ImageDraw.Draw(image)
+    draw_frames(image, layout, theme)
     _bends(draw, layout, theme)
     fire_cell = (road_length + 1) // 2 if fire else None
     font = load_font(layout.text_size, bold=True)
@@ -158,7 +159,14 @@ def board_palette(
     bg = background(road_length, team_size, width, theme_name, fire, caption)
     room = UNUSED_INDEX - len(exact)
     shades = bg.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    extra = (shades.getpalette() or [])[: room * 3]
+    found = shades.getpalette() or []
+    extra: list[int] = []
+    for i in range(0, min(len(found), room * 3), 3):
+        shade = (found[i], found[i + 1], found[i + 2])
+        # Pillow maps colours through a cache of 4 x 4 x 4 cells, so a shade that close to an exact colour
+        # could capture it: leave it out, and the exact colours map to themselves.
+        if all(max(abs(a - b) for a, b in zip(shade, colour, strict=True)) > 8 for colour in exact):
+            extra += shade
     flat = [c for colour in exact for c in colour] + extra
     flat += list(exact[0]) * ((768 - len(flat)) // 3)
     # Index 255 repeats the background colour; mapping picks the lower index, so 255 never appears in an
@@ -203,21 +211,22 @@ def _size_label(
     size_text = str(height)
     gap = layout.u(2.5)
     tag_w = max(6, layout.u(10))
-    parts = int(font.getlength(size_text))
+    size = layout.text_size
+    parts = int(text_width(size_text, size))
     if captives:
-        parts += gap + tag_w + layout.u(1.5) + int(font.getlength(str(captives)))
+        parts += gap + tag_w + layout.u(1.5) + int(text_width(str(captives), size))
     pad = layout.u(1.5)
     cx = (x0 + x1) // 2
     left = cx - parts // 2
     draw.rounded_rectangle((left - pad, y0, left + parts + pad, y1), radius=layout.u(3), fill=theme.panel)
     cy = (y0 + y1) // 2
-    draw.text((left, cy), size_text, font=font, fill=theme.text, anchor="lm")
+    put_text(image, (left, cy), size_text, size, theme.text, "lm")
     if captives:
-        x = left + int(font.getlength(size_text)) + gap
+        x = left + int(text_width(size_text, size)) + gap
         tag = pieces.captive_tag(tag_w, max(3, layout.u(5)), theme.name)
         image.paste(tag, (x, cy - tag.height // 2), tag)
         x += tag_w + layout.u(1.5)
-        draw.text((x, cy), str(captives), font=font, fill=theme.text, anchor="lm")
+        put_text(image, (x, cy), str(captives), size, theme.text, "lm")
 
 
 def _last_effect(position: Position, last_move: bool | MoveEffect) -> MoveEffect | None:

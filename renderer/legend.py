@@ -81,7 +81,7 @@ def render_legend(*, texts: Mapping[str, str] | None = None, theme: str = "dark"
             _number(draw, (x + slot // 2, cy), size // 2, sign, t, font)
         else:
             sign(image, (x + slot // 2, cy), size)
-        draw.text((x + slot + layout.u(4), cy), fit(text, font, column - slot - layout.u(8)), font=font,
+        draw.text((x + slot + layout.u(4), cy), fit(text, layout.text_size, column - slot - layout.u(8)), font=font,
                   fill=t.text, anchor="lm")
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=6)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from puluc import MoveEffect, Position
 
-from .fonts import load_font
+from .fonts import put_text, text_width
 from .layout import Box, Layout, Point, badge_size, up_road
 from .paths import move_path
 from .theme import RGB, Theme
@@ -193,7 +193,6 @@ def draw_labels(
 ) -> None:
     draw = ImageDraw.Draw(image)
     size = badge_size(layout)
-    font = load_font(layout.text_size, bold=True)
     lanes = _landing_lanes(position)
     kinds = _move_kinds(position)
     line = max(2, layout.u(1.6))
@@ -201,12 +200,12 @@ def draw_labels(
         cx, cy = label_centre(layout, position, key, lanes)
         kind = kinds.get(key, "move") if isinstance(key, int) else "move"
         point = size // 3
-        w = max(size, int(font.getlength(text)) + 2 * point + layout.u(2))
+        w = max(size, int(text_width(text, layout.text_size)) + 2 * point + layout.u(2))
         box = (cx - w // 2, cy - size // 2, cx - w // 2 + w, cy - size // 2 + size)
         outline = {"burn": theme.fire_glow, "capture": theme.capture}.get(kind, theme.text)
         fill = theme.panel if isinstance(key, str) else surface(key, position.rules.fire_cell, theme)
         draw.polygon(_lozenge(box, point), fill=fill, outline=outline, width=line)
-        draw.text((cx, cy), text, font=font, fill=theme.text, anchor="mm")
+        put_text(image, (cx, cy), text, layout.text_size, theme.text, "mm")
         if kind == "burn":
             r = max(4, layout.u(4))
             corner = (box[2] - layout.u(1), box[1] + layout.u(1))

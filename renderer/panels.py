@@ -18,7 +18,7 @@ from puluc import Position, Throw
 from puluc.rules import PIECES_PER_SEAT
 
 from . import pieces
-from .fonts import Font, load_font
+from .fonts import Font, load_font, put_text, text_width
 from .layout import Box, Layout
 from .sticks import draw_throws, throws_width
 from .texts import fill
@@ -27,11 +27,11 @@ from .theme import Theme
 ELLIPSIS = "…"
 
 
-def fit(text: str, font: Font, room: float) -> str:
-    """`text`, cut short with an ellipsis if it is wider than `room` pixels."""
-    if font.getlength(text) <= room:
+def fit(text: str, size: int, room: float) -> str:
+    """`text`, cut short with an ellipsis if it is wider than `room` pixels in bold at `size`."""
+    if text_width(text, size) <= room:
         return text
-    while text and font.getlength(text + ELLIPSIS) > room:
+    while text and text_width(text + ELLIPSIS, size) > room:
         text = text[:-1]
     return text.rstrip() + ELLIPSIS if text else ""
 
@@ -76,8 +76,8 @@ def draw_header(
     texts: Mapping[str, str],
 ) -> None:
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(layout.header, radius=layout.u(5), fill=theme.panel)
     font = load_font(layout.text_size, bold=True)
+    size = layout.text_size
     first, second = layout.lines
     x0, y0, x1, y1 = first
     cy = (y0 + y1) // 2
@@ -94,11 +94,11 @@ def draw_header(
         for value in reversed(position.pending):
             box = (x - icon, cy - icon // 2, x, cy + icon // 2)
             draw.rounded_rectangle(box, radius=layout.u(3), outline=theme.muted, width=max(1, layout.u(1.2)))
-            draw.text(((box[0] + box[2]) // 2, cy), str(value), font=font, fill=theme.text, anchor="mm")
+            put_text(image, ((box[0] + box[2]) // 2, cy), str(value), size, theme.text, "mm")
             x -= icon + layout.u(3)
         sticks_room = x1 - x
     room = x1 - sticks_room - layout.u(4) - x0 - icon - layout.u(4)
-    text = turn_line(position, names, texts, lambda name, plain: fit(name, font, room - font.getlength(plain)))
+    text = turn_line(position, names, texts, lambda name, plain: fit(name, size, room - text_width(plain, size)))
     outcome = position.outcome()
     if outcome is not None:
         if outcome.winner is not None:
@@ -106,11 +106,11 @@ def draw_header(
             rim = theme.rim_a if outcome.winner == "A" else theme.rim_b
             sprite = pieces.team_icon(outcome.winner, icon, colour, rim)
             image.paste(sprite, (x0, cy - icon // 2), sprite)
-        draw.text((x0 + icon + layout.u(4), cy), fit(text, font, room), font=font, fill=theme.last_move, anchor="lm")
+        put_text(image, (x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.last_move, "lm")
     else:
         sprite = pieces.icon(position.to_move, icon, theme.name, layout.text_size if layout.team_size > 1 else 0)
         image.paste(sprite, (x0, cy - icon // 2), sprite)
-        draw.text((x0 + icon + layout.u(4), cy), fit(text, font, room), font=font, fill=theme.text, anchor="lm")
+        put_text(image, (x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.text, "lm")
     _score_line(image, draw, layout, position, theme, advantage, texts, font, second)
 
 
@@ -142,16 +142,17 @@ def _score_line(
     cy = (y0 + y1) // 2
     icon = (y1 - y0) * 2 // 3
     label = texts["score"]
-    draw.text((x0, cy), label, font=font, fill=theme.muted, anchor="lm")
-    x = x0 + int(font.getlength(label)) + layout.u(5)
+    size = layout.text_size
+    put_text(image, (x0, cy), label, size, theme.muted, "lm")
+    x = x0 + int(text_width(label, size)) + layout.u(5)
     scores = position.scores()
     for team, colour, rim in (("A", theme.team_a, theme.rim_a), ("B", theme.team_b, theme.rim_b)):
         sprite = pieces.team_icon(team, icon, colour, rim)
         image.paste(sprite, (x, cy - icon // 2), sprite)
         x += icon + layout.u(3)
         text = f"{team} {scores[team]}"
-        draw.text((x, cy), text, font=font, fill=theme.text, anchor="lm")
-        x += int(font.getlength(text)) + layout.u(8)
+        put_text(image, (x, cy), text, size, theme.text, "lm")
+        x += int(text_width(text, size)) + layout.u(8)
     if advantage is None:
         return
     leader = "A" if advantage >= 0.5 else "B"
@@ -159,7 +160,7 @@ def _score_line(
     caption = fill(texts, "chance", team=leader, percent=round(share * 100))
     bar = advantage_box(layout)
     right = bar[0] - layout.u(12)
-    draw.text((right, cy), fit(caption, font, right - x), font=font, fill=theme.text, anchor="rm")
+    put_text(image, (right, cy), fit(caption, size, right - x), size, theme.text, "rm")
     draw_advantage(draw, bar, theme, advantage, layout.u(4))
 
 
@@ -208,14 +209,22 @@ def draw_homes(image: Image.Image, layout: Layout, position: Position, theme: Th
     to_move = None if position.is_over else position.to_move
     font = load_font(layout.text_size, bold=True)
     for team in "AB":
-        draw.rounded_rectangle(layout.home(team), radius=layout.u(5), fill=theme.panel)
-        _gate(image, draw, layout, team, theme, font)
         for i, box in enumerate(layout.home_slots(team)):
             seat = f"{team}{i + 1}"
             if seat == to_move:
                 frame = (box[0], box[1] + 1, box[2] - 1, box[3] - 2)
                 draw.rounded_rectangle(frame, radius=layout.u(4), outline=theme.text, width=max(2, layout.u(1.2)))
             _slot(image, draw, layout, box, seat, position, theme, digit, font)
+
+
+def draw_frames(image: Image.Image, layout: Layout, theme: Theme) -> None:
+    """The static parts around the road, drawn once into the cached background: panels and gates."""
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(layout.header, radius=layout.u(5), fill=theme.panel)
+    font = load_font(layout.text_size, bold=True)
+    for team in "AB":
+        draw.rounded_rectangle(layout.home(team), radius=layout.u(5), fill=theme.panel)
+        _gate(image, draw, layout, team, theme, font)
 
 
 def _gate(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, team: str, theme: Theme, font: Font) -> None:
@@ -249,14 +258,15 @@ def _slot(
 ) -> None:
     x0, y0, x1, y1 = box
     cy = (y0 + y1) // 2
-    size = y1 - y0 - layout.u(5)
+    icon = y1 - y0 - layout.u(5)
     x = x0 + layout.u(3)
-    sprite = pieces.icon(seat, size, theme.name, digit)
-    image.paste(sprite, (x, cy - size // 2), sprite)
-    x += size + layout.u(2)
+    sprite = pieces.icon(seat, icon, theme.name, digit)
+    image.paste(sprite, (x, cy - icon // 2), sprite)
+    x += icon + layout.u(2)
     waiting = str(position.home(seat))
-    draw.text((x, cy), waiting, font=font, fill=theme.text, anchor="lm")
-    x += int(font.getlength(waiting)) + layout.u(3)
+    size = layout.text_size
+    put_text(image, (x, cy), waiting, size, theme.text, "lm")
+    x += int(text_width(waiting, size)) + layout.u(3)
     room = x1 - layout.u(2) - x
     pip = layout.u(7)
     if room >= PIECES_PER_SEAT * (pip + layout.u(1)):
@@ -269,14 +279,14 @@ def _slot(
         if not count:
             continue
         text = str(count)
-        need = pip + int(font.getlength(text)) + layout.u(2)
+        need = pip + int(text_width(text, size)) + layout.u(2)
         if need > x1 - x:
             break
         sprite = pieces.pip(seat, state, pip, theme.name)
         image.paste(sprite, (x, cy - pip // 2), sprite)
         x += pip
-        draw.text((x, cy), text, font=font, fill=theme.capture if state == "killed" else theme.muted, anchor="lm")
-        x += int(font.getlength(text)) + layout.u(2)
+        put_text(image, (x, cy), text, size, theme.capture if state == "killed" else theme.muted, "lm")
+        x += int(text_width(text, size)) + layout.u(2)
 
 
 # -- caption -------------------------------------------------------------------------------------------
@@ -286,7 +296,6 @@ def draw_caption(image: Image.Image, layout: Layout, theme: Theme, text: str) ->
     """A replay frame's line under the board: the move number, who moved and what happened."""
     if layout.caption is None:
         return
-    draw = ImageDraw.Draw(image)
-    font = load_font(layout.text_size, bold=True)
     x0, y0, x1, y1 = layout.caption
-    draw.text((x0, (y0 + y1) // 2), fit(text, font, x1 - x0), font=font, fill=theme.text, anchor="lm")
+    size = layout.text_size
+    put_text(image, (x0, (y0 + y1) // 2), fit(text, size, x1 - x0), size, theme.text, "lm")

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from puluc import Throw
 
-from .fonts import load_font
+from .fonts import put_text, text_width
 from .theme import Theme, get_theme
 
 
@@ -56,7 +56,7 @@ def _font_size(height: int, font_size: int | None) -> int:
 
 def _value_width(height: int, font_size: int | None = None) -> int:
     size = _font_size(height, font_size)
-    return max(12, int(load_font(size, bold=True).getlength("5")) + 4)
+    return max(12, int(text_width("5", size)) + 4)
 
 
 def draw_throws(
@@ -72,7 +72,7 @@ def draw_throws(
     x0, y0, _, y1 = box
     height = y1 - y0
     stick_w, gap = _stick_size(height)
-    font = load_font(_font_size(height, font_size), bold=True)
+    font_size_px = _font_size(height, font_size)
     value_w = _value_width(height, font_size)
     x = x0
     for index, throw in enumerate(throws):
@@ -83,7 +83,7 @@ def draw_throws(
         x += gap * 2
         spent = index < len(used) and used[index]
         colour = theme.muted if spent else theme.text
-        draw.text((x + value_w // 2, (y0 + y1) // 2), str(throw.value), font=font, fill=colour, anchor="mm")
+        put_text(image, (x + value_w // 2, (y0 + y1) // 2), str(throw.value), font_size_px, colour, "mm")
         x += value_w
         if spent:
             # Played already: a line through sticks and value, so only the throws still to play stand out.
