@@ -18,9 +18,10 @@ from pathlib import Path
 
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
-from bot.sessions import GameOptions, InMemoryRepository, Place, Player, SessionManager
-from bot.sessions.repository import GameRepository
-from bot.store import open_store
+from bot.sessions import GameOptions, Place, Player, SessionManager
+from bot.storage.memory import InMemoryRepository
+from bot.storage.protocol import GameRepository
+from bot.storage.sqlite.store import open_store
 from puluc import Move, Position
 
 
@@ -36,7 +37,7 @@ async def _measure(repository: GameRepository, games: int) -> list[float]:
         lobby = await manager.open_lobby(Player(1, "a"), Place(1, 100 + number), GameOptions())
         session = manager.get(lobby.game_id)
         await session.join(Player(2, "b"))
-        await session.start(1, manager.new_seed())
+        await session.start(1, manager.seeds())
         rng = random.Random(number)
         while session.state.status == "running":
             state = session.state

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,39 +80,29 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _check(settings: Settings) -> int:
-    from bot.schema import SchemaTooNew
-    from bot.store import open_store
+    from bot.storage import SchemaTooNew, StorageUnavailable, open_storage
     from renderer.fonts import find_font
 
-    path = settings.database_path
+    where = settings.database.where
     try:
-        store = await open_store(path)
+        storage = await open_storage(settings.database)
     except SchemaTooNew as exc:
-        return _fail(f"{path}: {exc}.")
-    except (OSError, sqlite3.Error) as exc:
-        return _fail(
-            f"cannot open the database at {path}: {_reason(exc)}; check DATABASE_URL and that the directory "
-            "is writable by this user."
-        )
+        return _fail(f"{where}: {exc}.")
+    except StorageUnavailable as exc:
+        return _fail(f"cannot open the database at {where}: {exc}; check DATABASE_URL.")
     try:
-        verdict = await store.integrity_check()
+        verdict = await storage.integrity_check()
     finally:
-        await store.close()
+        await storage.close()
     if verdict != "ok":
-        return _fail(f"the database at {path} is damaged ({verdict}); restore it from a backup.")
-    where = f"server {settings.dev_guild_id}" if settings.dev_guild_id is not None else "all servers"
+        return _fail(f"the database at {where} is damaged ({verdict}); restore it from a backup.")
+    guilds = f"server {settings.dev_guild_id}" if settings.dev_guild_id is not None else "all servers"
     font = find_font(str(settings.font_path) if settings.font_path else None) or NO_FONT
     print(
-        f"{PROG}: configuration OK: database {path} is migrated and intact; commands will sync to {where}; "
+        f"{PROG}: configuration OK: database {where} is migrated and intact; commands will sync to {guilds}; "
         f"board font {font}; the token looks well formed (Discord is not contacted by --check)."
     )
     return 0
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc)
 
 
 def _fail(message: str) -> int:

@@ -17,11 +17,11 @@ from typing import TypeVar
 
 from dotenv import dotenv_values
 
-from bot.store import parse_database_url
+from bot.storage.errors import UnsupportedDatabaseUrl
+from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
 
 __all__ = ["DEFAULT_DATABASE_URL", "ConfigError", "Settings", "load_settings"]
 
-DEFAULT_DATABASE_URL = "sqlite:///data/puluc.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # A bot token is three base64url segments: the bot's user id, a timestamp, an HMAC. The lengths are loose
@@ -41,8 +41,7 @@ class Settings:
     """Everything the bot can be configured with. Built by `load_settings`, never mutated."""
 
     discord_token: str = field(repr=False)
-    database_url: str = DEFAULT_DATABASE_URL
-    database_path: Path = Path("data/puluc.db")
+    database: DatabaseUrl = field(default_factory=lambda: SqliteUrl(Path("data/puluc.db")))  # DATABASE_URL
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     turn_timer_seconds: int = 600
@@ -70,10 +69,9 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     token = values.get("DISCORD_TOKEN", "")
     _check_token(token)
 
-    database_url = values.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     try:
-        database_path = parse_database_url(database_url)
-    except ValueError as exc:
+        database = parse_database_url(values.get("DATABASE_URL", DEFAULT_DATABASE_URL))
+    except UnsupportedDatabaseUrl as exc:
         reason = str(exc)
         raise ConfigError(reason if "DATABASE_URL" in reason else f"DATABASE_URL is invalid: {reason}") from None
 
@@ -102,8 +100,7 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
 
     return Settings(
         discord_token=token,
-        database_url=database_url,
-        database_path=database_path,
+        database=database,
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         turn_timer_seconds=_number(values, "TURN_TIMER_SECONDS", int, 600, minimum=30),

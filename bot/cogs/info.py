@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import messages
-from bot.cogs.group import PulucCog
-from bot.i18n import (
+from bot.cogs.base import PulucCog
+from bot.ui import messages
+from bot.ui.i18n import (
     choices,
     command_description,
     command_name,

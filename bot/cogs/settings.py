@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game_services import services
-from bot.i18n import (
+from bot.services import services
+from bot.ui.i18n import (
     choices,
     command_description,
     command_name,
@@ -24,7 +24,7 @@ from bot.i18n import (
     option_name,
     t,
 )
-from bot.messages import duration, variant_title
+from bot.ui.messages import duration, variant_title
 
 SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language")
 
@@ -62,7 +62,7 @@ class Settings(commands.Cog):
         language: str | None = None,
     ) -> None:
         games = services(self.bot)
-        store = games.store
+        store = games.storage
         guild_id = interaction.guild_id
         channel_id = interaction.channel_id
         assert guild_id is not None and channel_id is not None  # guild_only

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChallenge, TooManyGames
 from bot.sessions.reload import CorruptGame, state_from_log
-from bot.sessions.repository import GameRepository
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
-from bot.store_types import SeatSpec
+from bot.storage.errors import GameNotFound as StoredGameNotFound
+from bot.storage.protocol import GameRepository
+from bot.storage.types import SeatSpec
 from puluc import Move, Position
 
 log = logging.getLogger(__name__)
@@ -201,11 +202,8 @@ class SessionManager:
             return session.state
         try:
             return state_from_log(await self.repository.game_log(game_id))
-        except ValueError as exc:
+        except (StoredGameNotFound, CorruptGame) as exc:
             raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
-
-    def new_seed(self) -> int:
-        return self.seeds()
 
     # -- internals --------------------------------------------------------------------------------------
 

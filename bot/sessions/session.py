@@ -42,7 +42,6 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
-from bot.sessions.repository import GameRepository
 from bot.sessions.results import (
     ActionResult,
     Cancelled,
@@ -65,8 +64,10 @@ from bot.sessions.state import (
     SeatState,
     ai_level_number,
 )
-from bot.store_types import DuplicateEvent, EventGap, GameStateError, SeatSpec
-from puluc import IllegalMove, Move, MoveEffect, Position, throw_off
+from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
+from bot.storage.protocol import GameRepository
+from bot.storage.types import SeatSpec
+from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
 
 log = logging.getLogger(__name__)
 
@@ -224,15 +225,15 @@ class GameSession:
             seat = mover(state, user_id)
             try:
                 move = Move.parse(move_text.strip())
-            except ValueError:
-                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from None
+            except InvalidMoveError as exc:
+                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
             draft = Draft(state)
             if seat.timeouts:
                 draft.set_timeouts(seat, 0)
             try:
                 play_move(draft, seat.seat, move, "player")
             except IllegalMove as exc:
-                raise IllegalMoveError(str(exc), move=str(move)) from None
+                raise IllegalMoveError(str(exc), move=str(move)) from exc
             throw_for_turns(draft)
             return await self._persist(draft, state)
 

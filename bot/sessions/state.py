@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.sessions.errors import InvalidOptions
-from puluc import PRESETS, SETUPS, Move, MoveEffect, Position, Rules, Throw
+from puluc import PRESETS, SETUPS, InvalidRulesError, Move, MoveEffect, Position, Rules, Throw
 from puluc.record import GameRecord, MoveEvent, ThrowEvent
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
@@ -71,8 +71,8 @@ class GameOptions:
             if self.setup is None:
                 return Rules.preset(self.variant, team_size=self.team_size)
             return Rules.from_setup(self.variant, self.team_size, self.setup)
-        except ValueError as exc:
-            raise InvalidOptions(str(exc), reason=str(exc)) from None
+        except InvalidRulesError as exc:
+            raise InvalidOptions(str(exc), reason=str(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,9 @@ import simcord
 from bot import app
 from bot.app import SHUTTING_DOWN_MESSAGE, PulucBot, StartupError, run_bot
 from bot.config import Settings, load_settings
+from tests.helpers import TOKEN
 
 # Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 
 
 @pytest.fixture
@@ -53,8 +53,8 @@ def member(env: simcord.Env) -> tuple[simcord.MemberActor, simcord.ChannelHandle
 
 
 async def test_setup_hook_opens_and_migrates_the_store(env: simcord.Env, bot: PulucBot, settings: Settings) -> None:
-    assert await bot.store.integrity_check() == "ok"
-    assert settings.database_path.is_file()
+    assert await bot.storage.integrity_check() == "ok"
+    assert Path(settings.database.where).is_file()
 
 
 async def test_bot_asks_for_no_privileged_intent(bot: PulucBot) -> None:
@@ -78,8 +78,8 @@ async def test_shutdown_turns_new_interactions_away_and_closes_the_store(env: si
     assert result.response is not None and result.response.content == SHUTTING_DOWN_MESSAGE
     await _finished_shutdown(bot)
     assert bot.is_closed()
-    with pytest.raises(RuntimeError, match="store is not open"):
-        _ = bot.store
+    with pytest.raises(RuntimeError, match="database is not open"):
+        _ = bot.storage
 
 
 async def test_sigterm_lets_the_interaction_in_flight_finish_before_the_store_closes(
@@ -94,7 +94,7 @@ async def test_sigterm_lets_the_interaction_in_flight_finish_before_the_store_cl
         await interaction.response.defer()
         os.kill(os.getpid(), signal.SIGTERM)
         await asyncio.sleep(0.3)
-        seen.append(await bot.store.integrity_check())  # the store is still open for work in flight
+        seen.append(await bot.storage.integrity_check())  # the store is still open for work in flight
         await interaction.followup.send("finished")
 
     await bot.tree.sync()

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.storage.urls import SqliteUrl
+from tests.helpers import TOKEN
 
 # Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 
 
 def write_env(tmp_path: Path, text: str) -> Path:
@@ -29,8 +30,7 @@ def config_error(environ: dict[str, str], env_file: Path | None = None) -> str:
 def test_defaults_apply_when_only_the_token_is_given() -> None:
     settings = load_settings({"DISCORD_TOKEN": TOKEN}, None)
     assert settings.discord_token == TOKEN
-    assert settings.database_url == "sqlite:///data/puluc.db"
-    assert settings.database_path == Path("data/puluc.db")
+    assert settings.database == SqliteUrl(Path("data/puluc.db"))
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
     assert settings.turn_timer_seconds == 600
@@ -107,7 +107,7 @@ def test_settings_repr_hides_the_token() -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["postgres://localhost/puluc", "sqlite://host/puluc.db", "data/puluc.db", "sqlite:///p.db?mode=ro"]
+    "url", ["mysql://localhost/puluc", "postgres://localhost", "sqlite://host/puluc.db", "data/puluc.db", "sqlite:///p.db?mode=ro"]
 )
 def test_bad_database_url_is_one_clear_line(url: str) -> None:
     message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
@@ -116,7 +116,7 @@ def test_bad_database_url_is_one_clear_line(url: str) -> None:
 
 def test_absolute_database_url_gives_an_absolute_path(tmp_path: Path) -> None:
     settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/p.db"}, None)
-    assert settings.database_path == tmp_path / "p.db"
+    assert settings.database == SqliteUrl(tmp_path / "p.db")
 
 
 def test_dev_guild_id_is_a_server_id() -> None:

@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from bot.__main__ import main
+from tests.helpers import TOKEN
 
 # Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 SETTINGS = (
     "DISCORD_TOKEN",
     "DATABASE_URL",
@@ -124,7 +124,7 @@ def test_bad_database_url_scheme_fails_in_one_line(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "postgres://db.example/puluc")
+    monkeypatch.setenv("DATABASE_URL", "mysql://db.example/puluc")
     code, _, err = check(capsys)
     assert code == 1
     assert one_error_line(err).startswith("puluc-bot: error: DATABASE_URL ")

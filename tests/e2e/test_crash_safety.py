@@ -25,9 +25,10 @@ from typing import Any
 
 from bot.sessions import Limits, SessionManager
 from bot.sessions.reload import state_from_log
-from bot.store import Store, open_store
-from bot.store_types import GameLog
-from tests.e2e.crash_child import first_legal, players, resume
+from bot.storage.sqlite.store import Store, open_store
+from bot.storage.types import GameLog
+from tests.e2e.crash_child import players, resume
+from tests.helpers import first_legal, seed_sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6
@@ -159,8 +160,7 @@ async def continue_every_game(db: Path) -> int:
     """Load the open games as a restarted bot would and play each one to its end; return how many."""
     store = await open_store(db)
     try:
-        seeds = random.Random(99)
-        manager = SessionManager(store, picker=first_legal, seeds=lambda: seeds.getrandbits(63),
+        manager = SessionManager(store, picker=first_legal, seeds=seed_sequence(99),
                                  limits=Limits(max_open_per_host=2, ai_delay=0.0))
         loaded = await manager.load()
         rng = random.Random(5)

@@ -13,8 +13,7 @@ from renderer.panels import advantage_box, turn_line
 from renderer.sample import random_game, tall_tower
 from renderer.texts import DEFAULT_TEXTS, BadTexts, resolve
 from renderer.theme import THEMES
-
-from .conftest import pixels, played, rgb
+from tests.helpers import pixels, played, rgb
 
 
 def near_colour(image_pixels: list[tuple[int, ...]], colour: tuple[int, int, int], within: int = 6) -> bool:

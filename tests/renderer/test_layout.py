@@ -10,8 +10,7 @@ from renderer import render_board
 from renderer.fonts import load_font
 from renderer.layout import BadWidth, aspect, choose_rows, layout_for, scaled
 from renderer.theme import RGB, THEMES
-
-from .conftest import played, rgb
+from tests.helpers import played, rgb
 
 PREVIEW = 400  # px: the width Discord shows an embedded board at
 LEAST_TEXT = 9.0  # px at that width

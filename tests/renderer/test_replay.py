@@ -24,8 +24,7 @@ from renderer.replay import (
 )
 from renderer.texts import resolve
 from renderer.theme import THEMES
-
-from .conftest import decode, random_record
+from tests.helpers import decode, random_record
 
 DISCORD_UPLOAD_LIMIT = 8 * 1024 * 1024
 LONGEST_MS = 90_000

@@ -11,8 +11,7 @@ from renderer import SEAT_COLOURS
 from renderer.pieces import slice_
 from renderer.theme import THEMES
 from renderer.vision import VISIONS, ciede2000, closest_pair, distance, lab, simulate
-
-from .conftest import pixels
+from tests.helpers import pixels
 
 #: The least CIEDE2000 distance between any two of the sixteen seats, for every vision and theme.
 LEAST_SEAT_DISTANCE = 10.0

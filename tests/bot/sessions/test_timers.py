@@ -16,9 +16,9 @@ from bot.sessions import (
     TimedOut,
 )
 from bot.sessions.errors import NotInvited, SeatPlayedByAI, StaleAction
-from bot.sessions.repository import GameRepository
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
-from tests.bot.sessions.conftest import (
+from bot.storage.protocol import GameRepository
+from tests.helpers import (
     AI_DELAY,
     ALICE,
     BOB,
@@ -239,6 +239,7 @@ async def test_an_ai_take_over_survives_a_restart(repo: GameRepository, manager:
 # --- the scheduler -------------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_error(r"deadline of game 2 failed; retrying in 15s \(OSError: database is locked\)")
 async def test_the_scheduler_fires_due_games_earliest_first_and_retries_failures(clock: FakeClock) -> None:
     fired: list[int] = []
 
