@@ -1,7 +1,9 @@
 """Board images for Puluc: pure functions from `puluc` objects to PNG and GIF bytes.
 
 `render_board(position)` draws a position; `render_throw(throw)` the four sticks; `render_replay(record)`
-an animated GIF of a whole game; `render_chart(series)` a win-probability or rating line chart.
+an animated GIF of a whole game; `render_chart(series)` a win-probability or rating line chart;
+`render_legend()` the key to the boards' signs. Every word drawn comes from a `texts` mapping the caller
+may give (`renderer.texts.DEFAULT_TEXTS` has the English defaults).
 This package imports `puluc` and Pillow only: never the bot, never discord, and it does no I/O.
 """
 
@@ -13,6 +15,7 @@ from .board import BadOption, board_image, piece_centre, render_board
 from .chart import render_chart
 from .fonts import FontNotFound, load_font, set_font_path
 from .legend import render_legend
+from .marks import label_target
 from .replay import render_replay
 from .sticks import BadThrow, render_throw
 from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
@@ -40,6 +43,7 @@ __all__ = [
     "FontNotFound",
     "UnknownTheme",
     "board_image",
+    "label_target",
     "load_font",
     "piece_centre",
     "render_board",

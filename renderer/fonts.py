@@ -42,6 +42,8 @@ def set_font_path(path: str | None) -> None:
         raise FontNotFound(f"font file {path!r} does not exist; install fonts-dejavu-core or fix the path")
     _configured = path
     load_font.cache_clear()
+    text_sprite.cache_clear()
+    text_width.cache_clear()
 
 
 def find_font(path: str | None = None, *, bold: bool = False) -> str | None:

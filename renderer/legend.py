@@ -25,6 +25,7 @@ from .texts import resolve
 from .theme import Theme, get_theme
 
 WIDTH = 800
+SLOT = 26.0  # design units for a key entry's sign (the widest, a stack's size label)
 # Ants 1 v 1: A1's stack of two (holding a captive B1) stands on cell 5; B1 comes from cell 8 with a 3 and
 # captures it, making a tower of four (B1 on top, two A1 captives, its own B1 freed); A1 then throws a 3.
 BEFORE = "./A1+/././A1A1B1+/././B1+/. A1:2,B1:3 A1:0,B1:0 B1 3"
@@ -34,6 +35,12 @@ EXAMPLE_NAMES = {"A1": "Alice", "B1": "Bohdan"}
 def example_position() -> Position:
     before = Position.from_ppn(Rules.preset("ants"), BEFORE)
     return before.play(Move.parse("3:8")).throw([3])
+
+
+def key_room(width: int = WIDTH) -> int:
+    """Pixels the words of one key entry have: half the picture, less the sign's slot (longer words are cut)."""
+    layout = layout_for(9, 1, width)
+    return (width - layout.u(20)) // 2 - layout.u(SLOT) - layout.u(8)
 
 
 def render_legend(*, texts: Mapping[str, str] | None = None, theme: str = "dark") -> bytes:
@@ -76,13 +83,13 @@ def render_legend(*, texts: Mapping[str, str] | None = None, theme: str = "dark"
         x = layout.u(10) + (index % 2) * column
         cy = y + (index // 2) * line + line // 2
         size = line - layout.u(4)
-        slot = layout.u(26)  # the widest sign, a stack's size label
+        slot = layout.u(SLOT)
         if isinstance(sign, int):
             _number(draw, (x + slot // 2, cy), size // 2, sign, t, font)
         else:
             sign(image, (x + slot // 2, cy), size)
-        draw.text((x + slot + layout.u(4), cy), fit(text, layout.text_size, column - slot - layout.u(8)), font=font,
-                  fill=t.text, anchor="lm")
+        draw.text((x + slot + layout.u(4), cy), fit(text, layout.text_size, key_room()), font=font, fill=t.text,
+                  anchor="lm")
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=6)
     return out.getvalue()

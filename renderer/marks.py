@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from PIL import Image, ImageDraw
 
-from puluc import MoveEffect, Position
+from puluc import MoveEffect, Position, Rules
 
 from .fonts import put_text, text_width
 from .layout import Box, Layout, Point, badge_size, up_road
@@ -146,6 +146,14 @@ def check_labels(labels: Mapping[LabelKey, str], road_length: int) -> None:
             raise BadLabel(f"label target {key!r} is not a cell 1..{road_length} or 'home-A'/'home-B'")
         if not isinstance(text, str) or not 1 <= len(text) <= 3:
             raise BadLabel(f"label {text!r} for {key!r} must be 1 to 3 characters, like the move buttons")
+
+
+def label_target(rules: Rules, effect: MoveEffect) -> LabelKey:
+    """Where a move's badge goes: the cell it lands on, or for an arrival the gate of the home it enters."""
+    if effect.dest is not None:
+        return effect.dest
+    home = move_path(rules, effect).home
+    return f"home-{home or effect.seat[0]}"
 
 
 def _landing_lanes(position: Position) -> dict[int, bool]:

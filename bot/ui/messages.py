@@ -36,6 +36,7 @@ COLOUR_END = discord.Colour(0x6B4E9B)
 MAX_LABEL = 80
 MAX_NARRATION_LINES = 12
 BOARD_FILE = "board.png"
+LEGEND_FILE = "legend.png"
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -264,6 +265,14 @@ def rules_embed(lang: str, page_title: str, description: str, fields: Iterable[t
     embed.set_footer(text=footer[:2048])
     if image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def board_help_embed(lang: str) -> discord.Embed:
+    """The "reading the board" page: what every part and sign of a board means, with the labelled picture."""
+    embed = discord.Embed(title=t("board.help.title", lang), description=t("board.help.body", lang),
+                          colour=COLOUR_GAME)
+    embed.set_image(url=f"attachment://{LEGEND_FILE}")
     return embed
 
 
