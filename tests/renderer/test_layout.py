@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from PIL import Image
 
@@ -128,3 +130,22 @@ def test_the_layout_scales_with_the_width() -> None:
     assert large.width == 3 * small.width
     assert abs(large.height - 3 * small.height) <= 12
     assert abs(aspect(large) - aspect(small)) < 0.02
+
+
+@pytest.mark.parametrize("width", [400, 480, 800, 2400])
+@pytest.mark.parametrize(("team_size", "road_length"), [(1, 9), (8, 29), (8, 41)])
+def test_header_homes_and_road_never_overlap(width: int, team_size: int, road_length: int) -> None:
+    layout = layout_for(road_length, team_size, width)
+    bands = [layout.header, layout.home_a]
+    for row in layout.rows:
+        bands += [row.top_lane, row.median, row.bottom_lane]
+    bands.append(layout.home_b)
+    for upper, lower in itertools.pairwise(bands):
+        assert upper[3] <= lower[1], (upper, lower)
+    assert bands[-1][3] <= layout.height
+    # Every home slot sits inside its home, beside the gate, never over it.
+    for team in "AB":
+        gate = layout.gate(team)
+        for slot in layout.home_slots(team):
+            assert layout.home(team)[0] <= slot[0] < slot[2] <= layout.home(team)[2]
+            assert slot[2] <= gate[0] or slot[0] >= gate[2]
