@@ -259,52 +259,6 @@ class Layout:
         tower = self.tower(cell, up, 1)
         return (self.cell_centre_x(cell), tower.head[1])
 
-    # -- the path of a move --------------------------------------------------------------------------
-
-    def track_y(self, row: Row, right: bool) -> int:
-        """Height of the line a move's path follows in `row`'s lane for screen direction `right`."""
-        inset = self.u(INSET)
-        return row.median[3] + inset if right else row.median[1] - inset
-
-    def station(self, stop: int, up: bool) -> Point:
-        """A point of a path: cell `stop`, or just beyond cell 1 (0) or cell L (L + 1), in lane `up`."""
-        if 1 <= stop <= self.road_length:
-            row = self.row_of(stop)
-            return self.cell_centre_x(stop), self.track_y(row, row.rightward == up)
-        row = self.rows[0] if stop <= 0 else self.rows[-1]
-        start_side = stop <= 0
-        # Row 0 starts at the left; the last row ends on the right when it runs rightward.
-        left = row.rightward if start_side else not row.rightward
-        x = self.road_left - self.u(EDGE) // 2 if left else self.road_right + self.u(EDGE) // 2
-        return x, self.track_y(row, row.rightward == up)
-
-    def _row_index(self, stop: int) -> int:
-        if stop <= 0:
-            return 0
-        if stop > self.road_length:
-            return len(self.rows) - 1
-        return self.row_of(stop).index
-
-    def leg(self, start: int, end: int, up: bool) -> list[Point]:
-        """The polyline from stop `start` to stop `end` moving in direction `up`, around the bends."""
-        points = [self.station(start, up)]
-        a, b = self._row_index(start), self._row_index(end)
-        step = 1 if b > a else -1
-        for r in range(a, b, step):
-            here, there = self.rows[r], self.rows[r + step]
-            upper = here if step == 1 else there
-            # Bends sit at the end of the upper row: right of a rightward row, left of a leftward one.
-            on_right = upper.rightward
-            # The inner turn joins the upper row's bottom lane (rightward traffic) to the lower row's top lane.
-            inner_turn = upper.rightward == up
-            depth = 0.3 if inner_turn else 0.75
-            x = self.road_right + self.u(BEND * depth) if on_right else self.road_left - self.u(BEND * depth)
-            y_from = self.track_y(here, here.rightward == up)
-            y_to = self.track_y(there, there.rightward == up)
-            points += [(x, y_from), (x, y_to)]
-        points.append(self.station(end, up))
-        return points
-
     # -- homes ---------------------------------------------------------------------------------------
 
     def home(self, team: str) -> Box:
@@ -439,21 +393,3 @@ def scaled(pixels: float, layout: Layout, to_width: int = DESIGN_WIDTH) -> float
     return pixels * to_width / layout.width
 
 
-__all__ = [
-    "DEFAULT_WIDTH",
-    "MAX_WIDTH",
-    "MIN_WIDTH",
-    "BadWidth",
-    "Box",
-    "Layout",
-    "Point",
-    "Row",
-    "Tower",
-    "aspect",
-    "badge_size",
-    "choose_rows",
-    "layout_for",
-    "row_counts",
-    "scaled",
-    "up_road",
-]

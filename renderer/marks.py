@@ -19,7 +19,7 @@ from puluc import MoveEffect, Position, Rules
 
 from .fonts import put_text, text_width
 from .layout import Box, Layout, Point, badge_size, up_road
-from .paths import move_path
+from .paths import leg_points, move_path
 from .theme import RGB, Theme
 
 LabelKey = int | str
@@ -46,7 +46,7 @@ def draw_last_move(image: Image.Image, layout: Layout, position: Position, effec
     path = move_path(position.rules, effect)
     previous: Point | None = None
     for index, leg in enumerate(path.legs):
-        points = layout.leg(leg.start, leg.end, leg.up)
+        points = leg_points(layout, leg.start, leg.end, leg.up)
         if previous is not None and not leg.jump:
             draw.line([previous, points[0]], fill=colour, width=width)
         if leg.jump:

@@ -4,7 +4,8 @@ A `MoveEffect` says where a move started and landed; the arrow must show the way
 out to the end of the road and back (ants), past cell L to cell 1 (culin's wrap), past cell 1 and back
 up (culin's arrival with captives), into a home (arrivals). `move_path` walks the route one cell at a
 time and splits the walk into legs, each along the road in one direction. Stops are cell numbers, 0
-for beyond cell 1 (A's end) and L + 1 for beyond cell L (B's end). Pure: rules and effects in, numbers out.
+for beyond cell 1 (A's end) and L + 1 for beyond cell L (B's end). `leg_points` lays a leg on a board:
+along the lane its traffic uses, around the bends between rows. Pure: numbers in, numbers out.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import itertools
 from dataclasses import dataclass
 
 from puluc import MoveEffect, Rules
+
+from .layout import BEND, EDGE, INSET, Layout, Point, Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +141,57 @@ def _legs(stops: list[int], length: int, wraps: bool) -> list[Leg]:
             start, up, jump = previous, step_up, False
     legs.append(Leg(start, stops[-1], bool(up), jump))
     return legs
+
+
+# -- on the board -------------------------------------------------------------------------------------
+
+
+def track_y(layout: Layout, row: Row, right: bool) -> int:
+    """Height of the line a move's path follows in `row`'s lane for screen direction `right`."""
+    inset = layout.u(INSET)
+    return row.median[3] + inset if right else row.median[1] - inset
+
+
+
+def station(layout: Layout, stop: int, up: bool) -> Point:
+    """A point of a path: cell `stop`, or just beyond cell 1 (0) or cell L (L + 1), in lane `up`."""
+    if 1 <= stop <= layout.road_length:
+        row = layout.row_of(stop)
+        return layout.cell_centre_x(stop), track_y(layout, row, row.rightward == up)
+    row = layout.rows[0] if stop <= 0 else layout.rows[-1]
+    start_side = stop <= 0
+    # Row 0 starts at the left; the last row ends on the right when it runs rightward.
+    left = row.rightward if start_side else not row.rightward
+    x = layout.road_left - layout.u(EDGE) // 2 if left else layout.road_right + layout.u(EDGE) // 2
+    return x, track_y(layout, row, row.rightward == up)
+
+
+
+def _row_index(layout: Layout, stop: int) -> int:
+    if stop <= 0:
+        return 0
+    if stop > layout.road_length:
+        return len(layout.rows) - 1
+    return layout.row_of(stop).index
+
+
+
+def leg_points(layout: Layout, start: int, end: int, up: bool) -> list[Point]:
+    """The polyline from stop `start` to stop `end` moving in direction `up`, around the bends."""
+    points = [station(layout, start, up)]
+    a, b = _row_index(layout, start), _row_index(layout, end)
+    step = 1 if b > a else -1
+    for r in range(a, b, step):
+        here, there = layout.rows[r], layout.rows[r + step]
+        upper = here if step == 1 else there
+        # Bends sit at the end of the upper row: right of a rightward row, left of a leftward one.
+        on_right = upper.rightward
+        # The inner turn joins the upper row's bottom lane (rightward traffic) to the lower row's top lane.
+        inner_turn = upper.rightward == up
+        depth = 0.3 if inner_turn else 0.75
+        x = layout.road_right + layout.u(BEND * depth) if on_right else layout.road_left - layout.u(BEND * depth)
+        y_from = track_y(layout, here, here.rightward == up)
+        y_to = track_y(layout, there, there.rightward == up)
+        points += [(x, y_from), (x, y_to)]
+    points.append(station(layout, end, up))
+    return points

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from puluc import Move, MoveEffect, Position, Rules
 from renderer.layout import layout_for
-from renderer.paths import Leg, move_path
+from renderer.paths import Leg, leg_points, move_path
 
 
 def effect_of(rules: Rules, stacks: dict[int, str], home: str, seat: str, move: str) -> MoveEffect:
@@ -59,10 +59,10 @@ def test_team_b_walks_down_the_road() -> None:
 
 def test_a_leg_across_a_bend_turns_in_the_margin_beside_the_rows() -> None:
     layout = layout_for(29, 8)
-    points = layout.leg(13, 18, True)
+    points = leg_points(layout, 13, 18, True)
     assert len(points) == 4  # cell 13, down the bend, cell 18
     assert points[1][0] == points[2][0] > layout.road_right
     assert points[0][1] < points[2][1]
     # Coming back down the road, the outer turn of the same bend lies further out.
-    back = layout.leg(18, 13, False)
+    back = leg_points(layout, 18, 13, False)
     assert back[1][0] > points[1][0]
