@@ -152,7 +152,6 @@ def track_y(layout: Layout, row: Row, right: bool) -> int:
     return row.median[3] + inset if right else row.median[1] - inset
 
 
-
 def station(layout: Layout, stop: int, up: bool) -> Point:
     """A point of a path: cell `stop`, or just beyond cell 1 (0) or cell L (L + 1), in lane `up`."""
     if 1 <= stop <= layout.road_length:
@@ -166,14 +165,12 @@ def station(layout: Layout, stop: int, up: bool) -> Point:
     return x, track_y(layout, row, row.rightward == up)
 
 
-
 def _row_index(layout: Layout, stop: int) -> int:
     if stop <= 0:
         return 0
     if stop > layout.road_length:
         return len(layout.rows) - 1
     return layout.row_of(stop).index
-
 
 
 def leg_points(layout: Layout, start: int, end: int, up: bool) -> list[Point]:
