@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen mode; return the exit code."""
     args = _parser().parse_args(argv)
     if args.demo is not None:
-        # The demo needs no token and no database: it only exercises the engine, the AI and the renderer.
+        # The demo needs no token and no database: it plays through the session steps and draws with bot.ui.boards.
         from bot.demo import run_demo
 
         try:
