@@ -13,6 +13,7 @@ and never touches a database.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,7 @@ from bot.ui.i18n import DEFAULT_LANGUAGE
 from puluc import MoveEffect, Position, Rules
 from puluc.ai import choose_move
 
-__all__ = ["DEMO_LEVELS", "DEMO_PLAYERS", "DemoError", "board_png", "run_demo"]
+__all__ = ["DEMO_LEVELS", "DEMO_PLAYERS", "DemoError", "DemoFolderInUse", "board_png", "run_demo"]
 
 # Team A's moves are chosen at the medium level, team B's at the hard one, so the demo shows both at work.
 DEMO_LEVELS = {"A": "medium", "B": "hard"}
@@ -34,10 +35,16 @@ DEMO_PLAYERS = (SeatState("A1", "Alice", user_id=1), SeatState("B1", "Bohdan", u
 # A Bell game on the 9-cell road ends in well under a hundred turns; this only guards against a hang.
 MAX_EVENTS = 5000
 CHART_BUDGET_MS = 25.0
+# What the demo writes; a folder holding only these holds a previous demo, which a new one replaces.
+DEMO_FILE = re.compile(r"board_\d{3,}\.png|replay\.gif|advantage\.png|record\.json")
 
 
 class DemoError(RuntimeError):
     """The demo game did not finish; a bug in the engine or the AI, never the user's doing."""
+
+
+class DemoFolderInUse(ValueError):
+    """The output folder holds files the demo did not write (or is a file): the demo writes nothing there."""
 
 
 def board_png(
@@ -74,10 +81,12 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
 
     Writes `board_000.png` (the first turn, after A's throw) and one `board_NNN.png` after every move (with
     the next player's throw, as the game message shows it), `replay.gif`, `advantage.png` and
-    `record.json` into `outdir`, creating it. Raises `OSError` when `outdir` cannot be written.
+    `record.json` into `outdir`, which must be new, empty, or hold only a previous demo's files (they are
+    removed first, and the summary says so). Raises `DemoFolderInUse` when it holds anything else, `OSError`
+    when it cannot be written.
     """
     started = time.perf_counter()
-    outdir.mkdir(parents=True, exist_ok=True)
+    removed = _clear(outdir)
     ai_rng = random.Random(seed + 1)  # the AI's own stream, so its choices never shift the throws
     draft = Draft(start_state(seed))
     throw_for_turns(draft)
@@ -123,13 +132,40 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
             f"Team {outcome.winner} ({DEMO_LEVELS[outcome.winner]} AI) won "
             f"{outcome.scores[outcome.winner]} to {outcome.scores[loser]}"
         )
-    return (
+    cleared = (
+        f"Removed the previous demo's {len(removed)} files from {outdir} first ({_span(removed)}). " if removed else ""
+    )
+    return cleared + (
         f"Demo: a Bell game on a {state.rules.road_length}-cell road, seed {seed}, Alice (medium AI, team A) "
         f"against Bohdan (hard AI, team B), {budget_ms} ms per AI move. {result} after {moves} moves in "
         f"{turns} turns. Wrote {len(boards)} board images ({boards[0].name} to {boards[-1].name}) as the game "
         f"message shows them, {replay.name}{charted} and {record.name} to {outdir} in "
         f"{time.perf_counter() - started:.1f} s."
     )
+
+
+def _clear(outdir: Path) -> list[str]:
+    """Make `outdir` a folder the demo may fill; return the names of a previous demo's files it removed."""
+    if outdir.exists() and not outdir.is_dir():
+        raise DemoFolderInUse(f"{outdir} is a file, not a folder; name a new or empty folder for the demo")
+    outdir.mkdir(parents=True, exist_ok=True)
+    entries = sorted(outdir.iterdir())
+    foreign = [entry.name for entry in entries if not (entry.is_file() and DEMO_FILE.fullmatch(entry.name))]
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise DemoFolderInUse(
+            f"{outdir} holds files the demo did not write ({shown}); name a new or empty folder for the demo"
+        )
+    for entry in entries:
+        entry.unlink()
+    return [entry.name for entry in entries]
+
+
+def _span(names: list[str]) -> str:
+    boards = [name for name in names if name.startswith("board_")]
+    others = [name for name in names if not name.startswith("board_")]
+    shown = [f"{boards[0]} to {boards[-1]}" if len(boards) > 1 else boards[0]] if boards else []
+    return ", ".join(shown + others)
 
 
 def _write(path: Path, data: bytes) -> Path:

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.sessions import DEFAULT_VARIANT
 from bot.ui import messages
 from bot.ui.boards import render_legend_png, render_rules_example
 from bot.ui.i18n import (
@@ -39,7 +40,7 @@ class Info(PulucCog):
         lang = language_for(interaction.locale)
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        example = variant or "bell"
+        example = variant or DEFAULT_VARIANT
         picture = await asyncio.to_thread(render_rules_example, example, lang)
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = messages.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
