@@ -163,7 +163,7 @@ def _chance(utility: float) -> float:
 def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
     """Medium: the move whose resulting position looks best right away, by the simple evaluation."""
     model = model_for(position.rules)
-    sign = 1.0 if position._turn & 1 == 0 else -1.0
+    sign = 1.0 if position.turn_index & 1 == 0 else -1.0
     scored = [(move, sign * evaluate(model, position.play(move), SIMPLE_WEIGHTS)) for move in moves]
     return _pick_best(scored, rng)
 

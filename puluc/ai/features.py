@@ -19,7 +19,7 @@ own, fitted to game results (TEAM_WIN_WEIGHTS). This module keeps no mutable sta
 
 from __future__ import annotations
 
-from ..position import Position
+from ..position import DIRECTION, TOP, Position
 from .evaluate import Model, capture_targets
 
 #: Feature names, in the order of WIN_WEIGHTS (each is team A's value minus team B's).
@@ -40,6 +40,24 @@ FEATURES = (
     "mover_reach_towers",
     "next_reach_towers",
 )
+#: Each feature's index in FEATURES (and in the weights).
+(
+    KILLS,
+    CAPTIVES,
+    CAPTIVE_PROGRESS,
+    HOME,
+    TOPS,
+    TOP_PROGRESS,
+    COMPATRIOTS,
+    ONE_ACTIVE,
+    TWO_ACTIVE,
+    MOVER_GAIN,
+    NEXT_GAIN,
+    MOVER_REACH,
+    NEXT_REACH,
+    MOVER_REACH_TOWERS,
+    NEXT_REACH_TOWERS,
+) = range(len(FEATURES))
 #: Log-odds of a win per unit of each feature (see the module docstring for the fit).
 WIN_WEIGHTS = (
     0.636,
@@ -85,7 +103,7 @@ TEAM_WIN_WEIGHTS = (
 def _threats(model: Model, pos: Position, seat: int) -> tuple[float, float, float]:
     """What `seat` can capture with its next throw: (expected best capture, expected pieces in reach,
     the same for towers of two or more pieces only), sizes counted in pieces of the target stack."""
-    board = pos._board
+    board = pos.raw_board
     targets = capture_targets(model, pos, seat)
     gain = 0.0
     hit: dict[int, float] = {}
@@ -111,37 +129,40 @@ def features(model: Model, pos: Position) -> list[float]:
     """The FEATURES of `pos` (a position whose seat must throw), team A minus team B."""
     f = ([0.0] * len(FEATURES), [0.0] * len(FEATURES))
     progress = model.progress
-    for i, s in enumerate(pos._board):
+    for i, s in enumerate(pos.raw_board):
         if s is None:
             continue
-        team = s[1] & 1
+        team = s[TOP] & 1
         caps = 0
-        for seat in s[2:]:
+        for seat in s[TOP + 1 :]:
             if seat & 1 != team:
                 caps += 1
-        pr = progress[team][s[0]][i]
+        pr = progress[team][s[DIRECTION]][i]
         ft = f[team]
-        ft[1] += caps
-        ft[2] += caps * pr
-        ft[4] += 1
-        ft[5] += pr
-        ft[6] += len(s) - 2 - caps
-    for seat, k in enumerate(pos._kills):
-        f[seat & 1][0] += k
-    for seat, h in enumerate(pos._home):
-        f[seat & 1][3] += h
+        ft[CAPTIVES] += caps
+        ft[CAPTIVE_PROGRESS] += caps * pr
+        ft[TOPS] += 1
+        ft[TOP_PROGRESS] += pr
+        ft[COMPATRIOTS] += len(s) - 2 - caps
+    for seat, k in enumerate(pos.raw_kills):
+        f[seat & 1][KILLS] += k
+    for seat, h in enumerate(pos.raw_home):
+        f[seat & 1][HOME] += h
     for ft in f:
-        active = ft[3] + ft[4]
-        ft[7] = 1.0 if active == 1 else 0.0
-        ft[8] = 1.0 if active == 2 else 0.0
-    mover = pos._turn
+        active = ft[HOME] + ft[TOPS]
+        ft[ONE_ACTIVE] = 1.0 if active == 1 else 0.0
+        ft[TWO_ACTIVE] = 1.0 if active == 2 else 0.0
+    mover = pos.turn_index
     # In team games the seat after the mover is always on the other team (seats alternate teams).
-    for seat, col in ((mover, 9), ((mover + 1) % model.t.seats, 10)):
+    for seat, gain_at, reach_at, towers_at in (
+        (mover, MOVER_GAIN, MOVER_REACH, MOVER_REACH_TOWERS),
+        ((mover + 1) % model.t.seats, NEXT_GAIN, NEXT_REACH, NEXT_REACH_TOWERS),
+    ):
         gain, reach, towers = _threats(model, pos, seat)
         ft = f[seat & 1]
-        ft[col] += gain
-        ft[col + 2] += reach
-        ft[col + 4] += towers
+        ft[gain_at] += gain
+        ft[reach_at] += reach
+        ft[towers_at] += towers
     a, b = f
     return [x - y for x, y in zip(a, b, strict=True)]
 

@@ -86,14 +86,14 @@ class _Search:
         if child.is_over:
             diff = self.sign * terminal_value(child)
             return 1.0 if diff > 0 else -1.0 if diff < 0 else 0.0
-        if child._pending:
+        if child.pending:
             return self.decide(child, depth)
         return self.chance(child, depth - 1)
 
     def decide(self, pos: Position, depth: int) -> float:
-        maximise = (pos._turn & 1) == self.root_team
+        maximise = (pos.turn_index & 1) == self.root_team
         best = -1e9 if maximise else 1e9
-        for move in pos._legal():
+        for move in pos.plans():
             child = pos.play(move)
             self.tick()
             value = self.after_move(child, depth)
@@ -108,7 +108,7 @@ class _Search:
             self.cut = True
             return math.tanh(0.5 * self.sign * win_logit(self.model, pos))
         # Caching pays here: two throws in either order, or different moves, often reach the same turn end.
-        key = (pos._board, pos._home, pos._kills, pos._turn)
+        key = pos.raw_key()
         hit = self.table.get(key)
         if hit is not None and hit[0] >= depth:
             return hit[1]
@@ -116,7 +116,7 @@ class _Search:
         for values, p in self.model.turn_outcomes:
             child = pos.throw(values)
             self.tick()
-            total += p * (self.decide(child, depth) if child._pending else self.chance(child, depth - 1))
+            total += p * (self.decide(child, depth) if child.pending else self.chance(child, depth - 1))
         self.table[key] = (depth, total)
         return total
 
@@ -160,10 +160,10 @@ def search(
 
     Depth 1 always completes (it costs a few nodes per legal move), so there is always an answer.
     """
-    moves = list(pos._legal())
+    moves = list(pos.plans())
     if not moves:
         raise ValueError("no legal move: the position must throw first or the game is over")
-    state = _Search(model, pos._turn & 1, nodes, deadline)
+    state = _Search(model, pos.turn_index & 1, nodes, deadline)
     order = moves
 
     def step(depth: int) -> list[tuple[Move, float]]:
@@ -188,7 +188,7 @@ def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> 
     state = _Search(model, 0, nodes, deadline)
 
     def step(depth: int) -> float:
-        return state.chance(pos, depth) if not pos._pending else state.decide(pos, depth)
+        return state.chance(pos, depth) if not pos.pending else state.decide(pos, depth)
 
     value, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
     return value or 0.0, depth_done
