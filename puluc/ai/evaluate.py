@@ -115,25 +115,25 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
     return tuple(table)
 
 
-def capture_targets(model: Model, pos: Position, seat: int) -> list[set[int]]:
-    """targets[n]: the cells (indexes) of the enemy stacks `seat` could land on with a throw of n now, entering
-    included, forward or (scorpion) backward; n runs 1 to 5, index 0 stays empty."""
+def capture_targets(model: Model, pos: Position, seat: int) -> list[int]:
+    """targets[n]: the cells (a bit per cell index) of the enemy stacks `seat` could land on with a throw of n now,
+    entering included, forward or (scorpion) backward; n runs 1 to 5, index 0 stays empty."""
     t = model.t
     board = pos.raw_board
     team = seat & 1
-    targets: list[set[int]] = [set(), set(), set(), set(), set(), set()]
+    targets = [0, 0, 0, 0, 0, 0]
     mine = [i for i, s in enumerate(board) if s is not None and s[TOP] == seat]
     can_enter = pos.raw_home[seat] > 0 and not (t.one_active and mine)
     enter = t.enter[team]
     fwd = t.fwd[team]
     back = t.back[team] if t.scorpion else None
     for n in range(1, 6):
-        found = targets[n]
+        found = 0
         if can_enter:
             dest = enter[n].dest  # type: ignore[union-attr]
             target = board[dest]
             if target is not None and target[TOP] & 1 != team:
-                found.add(dest)
+                found |= 1 << dest
         for i in mine:
             d = board[i][DIRECTION]  # type: ignore[index]
             plan = fwd[d][i][n]
@@ -141,14 +141,15 @@ def capture_targets(model: Model, pos: Position, seat: int) -> list[set[int]]:
                 dest = plan.dest
                 target = board[dest]
                 if target is not None and dest != i and target[TOP] & 1 != team:
-                    found.add(dest)
+                    found |= 1 << dest
             if back is not None:
                 plan = back[d][i][n]  # a backward move always lands on the road
                 if plan is not None:
                     dest = plan.dest
                     target = board[dest]
                     if target is not None and dest != i and target[TOP] & 1 != team:
-                        found.add(dest)
+                        found |= 1 << dest
+        targets[n] = found
     return targets
 
 
@@ -158,8 +159,14 @@ def capture_gains(model: Model, pos: Position, seat: int) -> list[int]:
     Capturing a stack swings every piece in it: the enemy's become captives, the mover's team's are freed.
     """
     board = pos.raw_board
-    sizes = [[len(board[c]) - 1 for c in cells] for cells in capture_targets(model, pos, seat)]  # type: ignore[arg-type]
-    return [max(found, default=0) for found in sizes]
+    gains = []
+    for cells in capture_targets(model, pos, seat):
+        best = 0
+        for dest in range(len(board)):
+            if cells >> dest & 1:
+                best = max(best, len(board[dest]) - 1)  # type: ignore[arg-type]
+        gains.append(best)
+    return gains
 
 
 def expected_gain(model: Model, gains: list[int], pending: tuple[int, ...]) -> float:
