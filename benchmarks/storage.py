@@ -27,10 +27,10 @@ from typing import Any
 
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
-from bot.ratings import PROVISIONAL_GAMES, display_rating
-from bot.recovery import rebuild_running_games
-from bot.schema import REBUILD_LADDER_COUNTS
-from bot.store import open_store
+from bot.sessions.recovery import rebuild_running_games
+from bot.storage.ratings import PROVISIONAL_GAMES, display_rating
+from bot.storage.sqlite.schema import REBUILD_LADDER_COUNTS
+from bot.storage.sqlite.store import open_store
 from puluc import Game, Rules
 
 DAY = 86400.0

@@ -1,9 +1,9 @@
 """The Discord client: start-up, the services every cog shares, and graceful shutdown.
 
-`PulucBot` opens the store, loads the feature cogs named in `EXTENSIONS` and syncs the slash commands.
+`PulucBot` opens the database, loads the feature cogs named in `EXTENSIONS` and syncs the slash commands.
 `run_bot` runs it until Discord rejects the token or SIGINT/SIGTERM asks it to stop, and returns the
 process exit code. On a signal the bot stops admitting interactions, lets those in flight finish (bounded),
-then closes the cogs, the gateway and the store, in that order.
+then closes the cogs, the gateway and the database, in that order.
 
 This module must never hold game rules or game flow (those live in `puluc` and `bot.sessions`), and must
 never log or print the token.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import sqlite3
 import sys
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -23,21 +23,23 @@ from discord.ext import commands
 
 import renderer
 from bot.config import Settings
-from bot.game_services import GameServices, start_game_services, stop_game_services
-from bot.i18n import PulucTranslator
-from bot.replies import report_error
-from bot.schema import SchemaTooNew
-from bot.store import Store, open_store
-from bot.views.components import answer_orphaned_click
+from bot.services import GameServices, start_game_services, stop_game_services
+from bot.sessions.manager import system_seed
+from bot.storage import SchemaTooNew, Storage, StorageUnavailable, open_storage
+from bot.ui.i18n import PulucTranslator
+from bot.ui.replies import report_error
+from bot.ui.views.components import answer_orphaned_click
 
 __all__ = [
     "EXTENSIONS",
+    "INVITE_PERMISSIONS",
     "SHUTDOWN_GRACE_SECONDS",
     "SHUTTING_DOWN_MESSAGE",
     "PulucBot",
     "PulucTree",
     "StartupError",
     "install_signal_handlers",
+    "invite_url",
     "run_bot",
 ]
 
@@ -56,6 +58,23 @@ EXTENSIONS: tuple[str, ...] = (
 SHUTDOWN_GRACE_SECONDS = 8.0
 
 SHUTTING_DOWN_MESSAGE = "Puluc is restarting right now; please try again in a minute."
+
+# What the bot needs where it plays, and nothing more (README, Setting up the bot, step 3).
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with its slash commands and exactly `INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
 
 
 class StartupError(RuntimeError):
@@ -76,9 +95,10 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 
 
 class PulucBot(commands.Bot):
-    """The bot subclass: owns the settings, the store and the shutdown sequence."""
+    """The bot subclass: owns the settings, the database and the shutdown sequence."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed) -> None:
+        """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence."""
         # Puluc never joins voice: silence discord.py's start-up warnings about the missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -93,19 +113,21 @@ class PulucBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self._store: Store | None = None
+        self._seeds = seeds
+        self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.shutdown_grace = SHUTDOWN_GRACE_SECONDS
+        self._invite_shown = False
 
     @property
-    def store(self) -> Store:
-        """The open store; available from `setup_hook` until `close`."""
-        if self._store is None:
-            raise RuntimeError("the store is not open: it opens in setup_hook and closes in close()")
-        return self._store
+    def storage(self) -> Storage:
+        """The open database; available from `setup_hook` until `close`."""
+        if self._storage is None:
+            raise RuntimeError("the database is not open: it opens in setup_hook and closes in close()")
+        return self._storage
 
     @property
     def accepting_interactions(self) -> bool:
@@ -123,33 +145,38 @@ class PulucBot(commands.Bot):
         return sum(1 for task in self._in_flight if not task.done())
 
     async def setup_hook(self) -> None:
-        path = self.settings.database_path
+        where = self.settings.database.where
         try:
-            store = await open_store(path)
+            storage = await open_storage(self.settings.database)
         except SchemaTooNew as exc:
-            raise StartupError(f"{path}: {exc}.") from exc
-        except (OSError, sqlite3.Error) as exc:
+            raise StartupError(f"{where}: {exc}.") from exc
+        except StorageUnavailable as exc:
             raise StartupError(
-                f"cannot open the database at {path}: {exc}; check DATABASE_URL and that the directory is "
-                "writable by this user (run `puluc-bot --check`)."
+                f"cannot open the database at {where}: {exc}; check DATABASE_URL (run `puluc-bot --check`)."
             ) from exc
         if self.is_closed():
-            # A signal arrived while the store was opening: close() has already run without it.
-            await store.close()
+            # A signal arrived while the database was opening: close() has already run without it.
+            await storage.close()
             return
-        self._store = store
+        self._storage = storage
         if self.settings.font_path is not None:
             renderer.use_font(str(self.settings.font_path))
         await self.tree.set_translator(PulucTranslator())
         # Open games are reloaded and their timers restarted before any command or button can reach them.
-        self.games = await start_game_services(self, self.settings, store)
+        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.add_listener(answer_orphaned_click, "on_interaction")
         await self.sync_commands()
 
     async def on_ready(self) -> None:
+        # on_ready comes again after every reconnect that could not resume; the invite is shown once.
         log.info("ready as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+        if not self.guilds and not self._invite_shown and self.application_id is not None:
+            self._invite_shown = True
+            log.warning(
+                "the bot is in no server yet: to add it to one you manage, open %s", invite_url(self.application_id)
+            )
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Publish the slash commands: to DEV_GUILD_ID at once when set, else globally."""
@@ -221,15 +248,15 @@ class PulucBot(commands.Bot):
 
     async def close(self) -> None:
         # The game timers stop first (no AI move or time-out may start now), then the cogs unload and the
-        # gateway closes; the store goes last so that nothing can reach it once closed.
+        # gateway closes; the database goes last so that nothing can reach it once closed.
         self._accepting = False
         games, self.games = self.games, None
         if games is not None:
             await stop_game_services(games)
         await super().close()
-        store, self._store = self._store, None
-        if store is not None:
-            await store.close()
+        storage, self._storage = self._storage, None
+        if storage is not None:
+            await storage.close()
             log.info("database closed")
 
 
@@ -241,7 +268,7 @@ async def run_bot(settings: Settings) -> int:
     try:
         async with bot:
             await bot.start(settings.discord_token)
-        # start() returns as soon as the gateway closes; the shutdown sequence may still be closing the store.
+        # start() returns as soon as the gateway closes; the shutdown sequence may still be closing the database.
         await bot.wait_shut_down()
     except discord.LoginFailure:
         return _fatal(

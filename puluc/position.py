@@ -13,6 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .errors import (
+    ErrorCode,
+    IllegalMoveError,
+    IllegalThrowError,
+    InvalidCellError,
+    InvalidSeatError,
+    InvalidThrowError,
+)
 from .routes import ARRIVE, CULIN_ARRIVE, FROM_HOME, LAND, MovePlan, RouteTables, tables_for
 from .rules import PIECES_PER_SEAT, Rules, seat_index, seat_name
 from .sticks import Throw
@@ -22,10 +30,6 @@ RawStack = tuple[int, ...]
 RawBoard = tuple[RawStack | None, ...]
 #: Where a raw stack keeps its top piece's direction and its top seat (the owner).
 DIRECTION, TOP = 0, 1
-
-
-class IllegalMove(ValueError):
-    """A move that is not legal in this position."""
 
 
 class Move(NamedTuple):
@@ -159,7 +163,7 @@ class Position:
     @classmethod
     def start(cls, rules: Rules, first: str = "A") -> Position:
         if first not in ("A", "B"):
-            raise ValueError(f"first must be 'A' or 'B', not {first!r}")
+            raise InvalidSeatError(f"first must be 'A' or 'B', not {first!r}", ErrorCode.NOT_A_TEAM, seat=first)
         t = tables_for(rules)
         zeros = (0,) * t.seats
         return cls._make(
@@ -195,7 +199,7 @@ class Position:
 
     @classmethod
     def from_ppn(cls, rules: Rules, text: str) -> Position:
-        """Parse Puluc Position Notation (RULES.md §10); raises ValueError on anything malformed."""
+        """Parse Puluc Position Notation (RULES.md §10); raises InvalidPositionError on anything malformed."""
         from .notation import parse_ppn
 
         return parse_ppn(rules, text)
@@ -243,7 +247,13 @@ class Position:
     def stack_at(self, cell: int) -> Stack | None:
         """The stack on absolute cell `cell` (1..L), or None."""
         if not 1 <= cell <= self._t.length:
-            raise ValueError(f"cell must be 1 to {self._t.length}, not {cell}")
+            raise InvalidCellError(
+                f"cell must be 1 to {self._t.length}, not {cell}",
+                ErrorCode.CELL_OUT_OF_RANGE,
+                cell=cell,
+                low=1,
+                high=self._t.length,
+            )
         return _public_stack(self._board[cell - 1])
 
     def stacks(self) -> list[tuple[int, Stack]]:
@@ -273,7 +283,10 @@ class Position:
     def _seat(self, seat: str) -> int:
         i = seat_index(seat)
         if i >= self._t.seats:
-            raise ValueError(f"seat {seat} is not in a {self._t.rules.team_size} v {self._t.rules.team_size} game")
+            size = self._t.rules.team_size
+            raise InvalidSeatError(
+                f"seat {seat} is not in a {size} v {size} game", ErrorCode.SEAT_NOT_IN_GAME, seat=seat, team_size=size
+            )
         return i
 
     def scores(self) -> dict[str, int]:
@@ -403,15 +416,33 @@ class Position:
         """
         t = self._t
         if self.is_over:
-            raise ValueError("the game is over: no more throws")
+            raise IllegalThrowError("the game is over: no more throws", ErrorCode.GAME_OVER, seat=self.to_move)
         if self._pending:
-            raise ValueError(f"{self.to_move} has already thrown ({_fmt_pending(self._pending)}): play a move")
+            raise IllegalThrowError(
+                f"{self.to_move} has already thrown ({_fmt_pending(self._pending)}): play a move",
+                ErrorCode.ALREADY_THROWN,
+                seat=self.to_move,
+                pending=self._pending,
+            )
         vals = [v.value if isinstance(v, Throw) else v for v in values]
         if len(vals) != t.throws_per_turn:
-            raise ValueError(f"expected {t.throws_per_turn} throw value(s) per turn, got {len(vals)}")
+            raise IllegalThrowError(
+                f"expected {t.throws_per_turn} throw value(s) per turn, got {len(vals)}",
+                ErrorCode.WRONG_THROW_COUNT,
+                seat=self.to_move,
+                expected=t.throws_per_turn,
+                found=len(vals),
+            )
         for v in vals:
             if type(v) is not int or v not in t.throw_values:
-                raise ValueError(f"{v!r} is not a value of the {t.rules.sticks} sticks {sorted(t.throw_values)}")
+                allowed = tuple(sorted(t.throw_values))
+                raise InvalidThrowError(
+                    f"{v!r} is not a value of the {t.rules.sticks} sticks {list(allowed)}",
+                    ErrorCode.NOT_A_THROW_VALUE,
+                    value=v,
+                    sticks=t.rules.sticks,
+                    allowed=allowed,
+                )
         pending = tuple(v for v in vals if v)
         # The last move stays visible through the throw (and an auto-pass): it is what the board shows.
         pos = Position._make(
@@ -438,10 +469,10 @@ class Position:
         return pos
 
     def play(self, move: Move) -> Position:
-        """The position after `move`; raises IllegalMove (a ValueError) when it is not legal here."""
+        """The position after `move`; raises IllegalMoveError (a ValueError) when it is not legal here."""
         plan = self._legal().get(move)  # type: ignore[call-overload]
         if plan is None:
-            raise IllegalMove(self._why_illegal(move))
+            raise self._why_illegal(move)
         t = self._t
         turn = self._turn
         src, kind, dest, d = plan
@@ -508,25 +539,30 @@ class Position:
             return pos
         return pos._pass_turn()
 
-    def _why_illegal(self, move: object) -> str:
+    def _why_illegal(self, move: object) -> IllegalMoveError:
+        seat, pending = self.to_move, self._pending
         if not isinstance(move, tuple) or len(move) != 3:
-            return f"{move!r} is not a move"
-        text = str(Move(*move))
+            message, code = f"{move!r} is not a move", ErrorCode.NOT_A_MOVE
+            return IllegalMoveError(message, code, move=None, seat=seat, pending=pending)
+        played = Move(*move)
         if self.is_over:
-            return f"{text} is not legal: the game is over"
-        if not self._pending:
-            return f"{text} is not legal: {self.to_move} must throw first"
-        if move[0] not in self._pending:
-            return f"{text} is not legal: no pending throw of {move[0]} (pending: {_fmt_pending(self._pending)})"
-        return f"{text} is not legal for {self.to_move} here"
+            message, code = f"{played} is not legal: the game is over", ErrorCode.GAME_OVER
+        elif not pending:
+            message, code = f"{played} is not legal: {seat} must throw first", ErrorCode.MUST_THROW_FIRST
+        elif played.throw not in pending:
+            message = f"{played} is not legal: no pending throw of {played.throw} (pending: {_fmt_pending(pending)})"
+            code = ErrorCode.NO_SUCH_THROW
+        else:
+            message, code = f"{played} is not legal for {seat} here", ErrorCode.NOT_LEGAL_HERE
+        return IllegalMoveError(message, code, move=played, seat=seat, pending=pending)
 
     # -- describing moves ---------------------------------------------------------------------------
 
     def move_effect(self, move: Move) -> MoveEffect:
-        """What `move` would do, for labels; raises IllegalMove when it is not legal."""
+        """What `move` would do, for labels; raises IllegalMoveError when it is not legal."""
         plan = self._legal().get(move)  # type: ignore[call-overload]
         if plan is None:
-            raise IllegalMove(self._why_illegal(move))
+            raise self._why_illegal(move)
         moving = (plan.direction, self._turn) if plan.source == FROM_HOME else self._board[plan.source]
         target = None if plan.kind == ARRIVE else self._board[plan.dest]
         return self._effect(LastMove(move, plan, moving, target))  # type: ignore[arg-type]

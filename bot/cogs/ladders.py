@@ -3,8 +3,8 @@ plus the leaderboard's Previous / Next buttons and forget-me's confirmation.
 
 Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
-finished) are one ephemeral sentence. This module must never compute ratings or ranks (`bot.store` and
-`bot.ratings` do), never draw user text into an image, and never decide game rules.
+finished) are one ephemeral sentence. This module must never compute ratings or ranks (the storage layer
+does), never draw user text into an image, and never decide game rules.
 """
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderer
-from bot.cogs.group import PulucCog
-from bot.i18n import (
+from bot.cogs.base import PulucCog
+from bot.services import storage_of
+from bot.sessions.recovery import record_of
+from bot.storage.errors import GameNotFound, PlayerInOpenGame
+from bot.storage.protocol import Storage
+from bot.storage.types import GLOBAL_SCOPE, Game
+from bot.ui.i18n import (
     choices,
     command_description,
     command_name,
@@ -29,7 +34,7 @@ from bot.i18n import (
     option_name,
     t,
 )
-from bot.ladder_embeds import (
+from bot.ui.ladder_embeds import (
     CHART_FILE,
     chart_ladder,
     chart_series,
@@ -39,12 +44,8 @@ from bot.ladder_embeds import (
     profile_embed,
     variant_label,
 )
-from bot.ratings import GLOBAL_SCOPE
-from bot.recovery import record_of
-from bot.replies import report_error
-from bot.store import Store
-from bot.store_types import Game, GameNotFound, PlayerInOpenGame
-from bot.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view
+from bot.ui.replies import report_error
+from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view
 from puluc import GameRecord
 
 log = logging.getLogger(__name__)
@@ -74,11 +75,8 @@ class Ladders(PulucCog):
         await super().cog_unload()
 
     @property
-    def store(self) -> Store:
-        store = getattr(self.bot, "store", None)
-        if not isinstance(store, Store):
-            raise RuntimeError("the ladder commands need bot.store, opened by bot.app.PulucBot.setup_hook")
-        return store
+    def store(self) -> Storage:
+        return storage_of(self.bot)
 
     # -- leaderboard ------------------------------------------------------------------------------------
 

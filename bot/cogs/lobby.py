@@ -2,7 +2,7 @@
 challenge and rematch buttons.
 
 Each handler checks the bot's permissions and the caller's limits first, then asks the session layer,
-then shows the result through the presenter; refusals become one ephemeral sentence (`bot.replies`).
+then shows the result through the presenter; refusals become one ephemeral sentence (`bot.ui.replies`).
 This module must never decide who may sit where or when a game starts: `bot.sessions` does.
 """
 
@@ -14,18 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.group import PulucCog
-from bot.game_services import GameServices, services
-from bot.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.replies import Refusal, check_bot_permissions, report_error
-from bot.sessions import ActionResult, GameOptions, Place, Player
+from bot.cogs.base import PulucCog, place_of
+from bot.services import GameServices, services
+from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
 from bot.sessions.errors import NoGameHere
-from bot.views.ids import ComponentId
+from bot.settings_spec import TURN_TIMER_SECONDS
+from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
+from bot.ui.replies import Refusal, check_bot_permissions, report_error
+from bot.ui.views.ids import ComponentId
 
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread")
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
-DEFAULT_VARIANT = "bell"
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
@@ -38,12 +38,6 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
 
 def player_of(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
-
-
-def place_of(interaction: discord.Interaction[Any]) -> Place:
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise app_commands.NoPrivateMessage()
-    return Place(interaction.guild_id, interaction.channel_id, isinstance(interaction.channel, discord.Thread))
 
 
 class Lobby(PulucCog):
@@ -65,7 +59,9 @@ class Lobby(PulucCog):
         turn_timer: int | None,
     ) -> GameOptions:
         """The game options: what the caller chose, else the server's and channel's settings."""
-        store = self.games.store
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise app_commands.NoPrivateMessage()  # games are played in servers only
+        store = self.games.storage
         guild = await store.guild_settings(interaction.guild_id)
         channel_ranked = await store.channel_ranked(interaction.channel_id)
         if ranked and channel_ranked is False:
@@ -97,7 +93,7 @@ class Lobby(PulucCog):
         team_size: app_commands.Range[int, 1, 8] = 1,
         setup: str | None = None,
         ranked: bool | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
@@ -194,11 +190,11 @@ class Lobby(PulucCog):
         elif kind == "leave":
             result = await session.leave(user.id)
         elif kind == "start":
-            result = await session.start(user.id, games.manager.new_seed())
+            result = await session.start(user.id, games.manager.seeds())
         elif kind == "cancel":
             result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
         elif kind == "accept":
-            result = await session.accept(player_of(user), int(component.arg), games.manager.new_seed())
+            result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
         elif kind == "decline":
             result = await session.decline(user.id, int(component.arg))
         else:

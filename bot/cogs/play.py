@@ -14,16 +14,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.group import PulucCog
-from bot.cogs.lobby import place_of
-from bot.game_services import GameServices, services
-from bot.i18n import command_description, command_name, language_for, option_description, option_name, t
-from bot.messages import move_label
-from bot.replies import report_error
+from bot.cogs.base import PulucCog, place_of
+from bot.services import GameServices, services
 from bot.sessions import GameSession
 from bot.sessions.errors import NoGameHere, NotAPlayer
-from bot.views.builders import confirm_resign_view
-from bot.views.ids import ComponentId
+from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
+from bot.ui.messages import move_label
+from bot.ui.replies import report_error
+from bot.ui.views.builders import confirm_resign_view
+from bot.ui.views.ids import ComponentId
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 

@@ -14,8 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game_services import services
-from bot.i18n import (
+from bot.services import services
+from bot.sessions import DEFAULT_VARIANT
+from bot.settings_spec import TURN_TIMER_SECONDS
+from bot.ui.i18n import (
     choices,
     command_description,
     command_name,
@@ -24,7 +26,7 @@ from bot.i18n import (
     option_name,
     t,
 )
-from bot.messages import duration, variant_title
+from bot.ui.messages import duration, variant_title
 
 SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language")
 
@@ -57,12 +59,12 @@ class Settings(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         default_variant: str | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         ranked: bool | None = None,
         language: str | None = None,
     ) -> None:
         games = services(self.bot)
-        store = games.store
+        store = games.storage
         guild_id = interaction.guild_id
         channel_id = interaction.channel_id
         assert guild_id is not None and channel_id is not None  # guild_only
@@ -83,7 +85,7 @@ class Settings(commands.Cog):
         lang = language_for(interaction.locale)
         summary = t(
             "settings.summary", lang,
-            variant=variant_title(current.default_variant or "bell", lang),
+            variant=variant_title(current.default_variant or DEFAULT_VARIANT, lang),
             timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),

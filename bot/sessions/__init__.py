@@ -2,15 +2,14 @@
 
 Cogs call `SessionManager` to create games and a `GameSession`'s action methods to change them; each
 accepted action returns an `ActionResult` (the new state and what happened), each refused one raises a
-`SessionError` naming the message key to show. Storage hides behind `GameRepository`. This package must
-never import discord.
+`SessionError` naming the message key to show. Storage hides behind `bot.storage.protocol.GameRepository`.
+This package must never import discord, a database driver or a storage backend.
 """
 
 from __future__ import annotations
 
 from bot.sessions.errors import SessionError
 from bot.sessions.manager import Limits, SessionManager, engine_picker, system_seed
-from bot.sessions.repository import GameRepository, InMemoryRepository
 from bot.sessions.results import (
     ActionResult,
     Cancelled,
@@ -26,19 +25,18 @@ from bot.sessions.results import (
     TimedOut,
 )
 from bot.sessions.session import GameSession, MovePicker
-from bot.sessions.state import AI_LEVELS, GameOptions, GameState, MoveOption, Place, Player, SeatState
+from bot.sessions.state import AI_LEVELS, DEFAULT_VARIANT, GameOptions, GameState, MoveOption, Place, Player, SeatState
 
 __all__ = [
     "AI_LEVELS",
+    "DEFAULT_VARIANT",
     "ActionResult",
     "Cancelled",
     "Finished",
     "GameOptions",
-    "GameRepository",
     "GameSession",
     "GameState",
     "Happening",
-    "InMemoryRepository",
     "Joined",
     "Left",
     "Limits",

@@ -1,7 +1,7 @@
 """Why a game action was refused: one exception class per reason, each naming its message key.
 
 The session layer raises these; the cogs turn `error.key` and `error.params` into one friendly, translated
-sentence (`bot.i18n.t`). The exception text itself is for logs. This module must never import discord or
+sentence (`bot.ui.i18n.t`). The exception text itself is for logs. This module must never import discord or
 format user-facing text.
 """
 
@@ -18,7 +18,10 @@ class SessionError(ValueError):
         self.params: dict[str, object] = params
 
 
-class GameNotFound(SessionError):
+class GameNotOpen(SessionError):
+    """No open session has this game id: the game is over or never existed (and, asked for a finished game,
+    none can be read). Not bot.storage.errors.GameNotFound, which is the database's "no such game"."""
+
     key = "error.game_finished"
 
 

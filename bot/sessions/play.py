@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.sessions.results import Happening, Moved, Thrown
 from bot.sessions.state import Actor, GameState, SeatState
-from bot.store_types import NewEvent
+from bot.storage.types import NewEvent
 from puluc import Move, Position, Throw
 from puluc.record import MoveEvent, ThrowEvent
 

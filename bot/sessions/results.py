@@ -1,15 +1,15 @@
 """What an accepted action did: a new state plus the happenings, in order, that the cogs narrate.
 
 Happenings are small frozen values in the game's own words (a throw, a move with its effect, a time-out);
-`bot/messages.py` turns them into sentences. This module must never import discord or format text.
+`bot/ui/messages.py` turns them into sentences. This module must never import discord or format text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.sessions.state import Actor, EndReason, GameState
-from bot.store_types import FinishReport
+from bot.sessions.state import Actor, GameState
+from bot.storage.types import EndReason, FinishReport
 from puluc import MoveEffect, Throw
 
 

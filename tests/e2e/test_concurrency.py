@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import simcord
 
-from bot.game_services import services
-from tests.e2e.conftest import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
+from bot.services import services
+from tests.helpers import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
 
 
 async def started(world: World) -> None:

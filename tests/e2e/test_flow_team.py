@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from bot.game_services import services
+from bot.services import services
 from puluc import Position
-from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said
+from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
 
 
 async def test_two_v_two_traditional_lobby_to_play(world: World) -> None:

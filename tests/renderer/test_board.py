@@ -10,8 +10,7 @@ from renderer.board import label_centre
 from renderer.layout import BadWidth, layout_for, travels_right
 from renderer.panels import advantage_box
 from renderer.theme import THEMES
-
-from .conftest import pixels, played, rgb
+from tests.helpers import pixels, played, rgb
 
 
 def seat_colours_in(image_pixels: list[tuple[int, ...]], theme: str) -> set[tuple[int, ...]]:

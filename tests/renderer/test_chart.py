@@ -9,8 +9,7 @@ import pytest
 from renderer import render_chart
 from renderer.chart import BadSeries
 from renderer.theme import THEMES
-
-from .conftest import pixels, rgb
+from tests.helpers import pixels, rgb
 
 
 def test_advantage_chart_fills_team_a_above_and_team_b_below() -> None:
@@ -26,12 +25,40 @@ def test_chart_has_the_requested_size() -> None:
     assert rgb(render_chart([0.5, 0.6], width=600, height=240)).size == (600, 240)
 
 
+def rating_line(data: bytes, theme: str = "dark") -> list[tuple[int, int]]:
+    """The (x, y) pixels of a rating chart drawn in the rating line's colour."""
+    image = rgb(data)
+    colour = THEMES[theme].badge
+    return [(i % image.width, i // image.width) for i, p in enumerate(pixels(image)) if p == colour]
+
+
+def peak_at(line: list[tuple[int, int]]) -> float:
+    """Where the line is highest, as a fraction of the line's width (0 = its first point, 1 = its last)."""
+    left, right = min(x for x, _ in line), max(x for x, _ in line)
+    top = min(line, key=lambda p: p[1])
+    return (top[0] - left) / (right - left)
+
+
 def test_rating_chart_takes_plain_values_and_dated_points() -> None:
+    rising = rating_line(render_chart([1400.0, 1450.0, 1500.0, 1550.0, 1600.0], kind="rating"))
+    left, right = min(x for x, _ in rising), max(x for x, _ in rising)
+    start = [y for x, y in rising if x < left + 5]
+    end = [y for x, y in rising if x > right - 5]
+    assert min(start) > max(end)  # a rising rating climbs from left to right (smaller y is higher)
+
+    # Plain values are evenly spaced; dated points are placed by their dates: a peak one day into a nine-day
+    # history sits a ninth of the way along, the same peak among three plain values in the middle.
     day = datetime(2026, 3, 1, tzinfo=UTC)
-    assert rgb(render_chart([25.0, 26.5, 24.1], kind="rating")).size == (800, 320)
-    dated = [(day + timedelta(days=i), 25.0 + i) for i in range(10)]
-    assert rgb(render_chart(dated, kind="rating", theme="light")).size == (800, 320)
-    assert rgb(render_chart([(0, 1500.0)], kind="rating")).size == (800, 320)
+    dated = [(day, 1500.0), (day + timedelta(days=1), 1600.0), (day + timedelta(days=9), 1500.0)]
+    by_date = rating_line(render_chart(dated, kind="rating", theme="light"), "light")
+    by_index = rating_line(render_chart([1500.0, 1600.0, 1500.0], kind="rating"))
+    assert peak_at(by_date) == pytest.approx(1 / 9, abs=0.02)
+    assert peak_at(by_index) == pytest.approx(0.5, abs=0.02)
+
+    dot = rating_line(render_chart([(0, 1500.0)], kind="rating"))  # one game: a dot, not a line
+    assert dot
+    assert max(x for x, _ in dot) - min(x for x, _ in dot) <= 8
+    assert max(y for _, y in dot) - min(y for _, y in dot) <= 8
 
 
 @pytest.mark.parametrize(

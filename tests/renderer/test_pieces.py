@@ -11,8 +11,7 @@ from renderer import SEAT_COLOURS, FontNotFound, use_font
 from renderer.fonts import find_font, load_font
 from renderer.pieces import head, icon, slice_
 from renderer.theme import seat_colour
-
-from .conftest import pixels
+from tests.helpers import pixels
 
 
 def alpha(image: Image.Image, x: int, y: int) -> int:

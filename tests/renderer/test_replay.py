@@ -8,8 +8,7 @@ from PIL import Image
 from puluc import Game, GameRecord, Rules, Throw
 from renderer import SEAT_COLOURS, piece_centre, render_replay
 from renderer.replay import END_MS, EVENT_MS, MOVE_MS, START_MS, BadRecord, replay_frames, replay_width
-
-from .conftest import decode, random_record
+from tests.helpers import decode, random_record
 
 
 def frame_durations(image: Image.Image) -> list[int]:

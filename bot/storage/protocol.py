@@ -1,0 +1,170 @@
+"""What the bot asks of its database: the `Storage` protocol, one interface for every backend.
+
+`GameRepository` is the part the game sessions use (games, seats, the append-only event log); `Storage` adds
+what the rest of the bot needs (server and channel settings, ladders, profiles, privacy, health). Every
+method is one transaction, committed before it returns. Backends: `bot.storage.sqlite`, `bot.storage.postgres`,
+and `bot.storage.memory` for tests; they raise only `bot.storage.errors`, never a driver's exception.
+This module must never import a database driver or discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.storage.types import (
+    GLOBAL_SCOPE,
+    UNCHANGED,
+    EndReason,
+    Event,
+    FinishReport,
+    ForgetReport,
+    Game,
+    GameLog,
+    GameSummary,
+    GuildSettings,
+    LeaderboardPage,
+    NewEvent,
+    PersonalData,
+    Profile,
+    RatingPoint,
+    SeatSpec,
+    Standing,
+    StoredCounts,
+    Unchanged,
+)
+
+if TYPE_CHECKING:
+    from bot.storage.ratings import Skill
+
+
+class GameRepository(Protocol):
+    """Durable storage of games, seats and event logs. Every method is one transaction."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int | None,
+        variant: str,
+        rules: Mapping[str, Any],
+        turn_timer_seconds: int,
+        ranked: bool = False,
+        in_thread: bool = False,
+        message_id: int | None = None,
+        seats: Sequence[SeatSpec] = (),
+    ) -> int: ...
+
+    async def set_seat(self, game_id: int, spec: SeatSpec) -> None: ...
+
+    async def remove_seat(self, game_id: int, seat: str) -> None: ...
+
+    async def set_message(self, game_id: int, message_id: int | None, *, in_thread: bool | None = None) -> None: ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        first_team: str,
+        throw_off: Sequence[Any],
+        seed: int | None,
+        snapshot_ppn: str,
+        turn_deadline: float | None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> None: ...
+
+    async def append_events(
+        self,
+        game_id: int,
+        first_seq: int,
+        events: Sequence[NewEvent],
+        *,
+        snapshot_ppn: str | None = None,
+        turn_deadline: float | Unchanged | None = UNCHANGED,
+        timeouts: Mapping[str, int] | None = None,
+    ) -> tuple[Event, ...]: ...
+
+    async def finish_game(
+        self,
+        game_id: int,
+        *,
+        winner: str | None,
+        scores: Mapping[str, int],
+        end_reason: EndReason,
+        kills: Mapping[str, int] | None = None,
+        events: Sequence[NewEvent] = (),
+        first_seq: int | None = None,
+        snapshot_ppn: str | None = None,
+    ) -> FinishReport: ...
+
+    async def cancel_game(self, game_id: int, payload: Mapping[str, Any] | None = None) -> None: ...
+
+    async def open_games(self) -> tuple[GameLog, ...]: ...
+
+    async def game_log(self, game_id: int) -> GameLog: ...
+
+
+class Storage(GameRepository, Protocol):
+    """Everything the bot stores. Open one with `bot.storage.open_storage(url)`; close it once."""
+
+    @property
+    def where(self) -> str:
+        """Which database this is, for people: an absolute file path, or host/database (never a password)."""
+        ...
+
+    async def close(self) -> None: ...
+
+    # -- health
+    async def integrity_check(self) -> str:
+        """"ok", or the problems the database found in itself."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def counts(self) -> StoredCounts:
+        """How many games and players the database holds (cheap enough for a start-up message)."""
+        ...
+
+    # -- games
+    async def get_game(self, game_id: int) -> Game: ...
+
+    # -- server and channel settings
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        default_variant: str | Unchanged | None = UNCHANGED,
+        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
+        locale: str | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings: ...
+
+    async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None: ...
+
+    async def channel_ranked(self, channel_id: int) -> bool | None: ...
+
+    # -- ladders and players
+    async def leaderboard(
+        self, ladder: str, scope: int, page: int = 0, *, caller_id: int | None = None
+    ) -> LeaderboardPage: ...
+
+    async def standing(self, user_id: int, ladder: str, scope: int) -> Standing | None: ...
+
+    async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None: ...
+
+    async def rating_history(
+        self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE, limit: int = 200
+    ) -> tuple[RatingPoint, ...]: ...
+
+    async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None: ...
+
+    async def game_history(
+        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
+    ) -> tuple[GameSummary, ...]: ...
+
+    # -- privacy
+    async def personal_data(self, user_id: int) -> PersonalData: ...
+
+    async def forget_me(self, user_id: int) -> ForgetReport: ...

@@ -1,0 +1,186 @@
+"""The SQLite backend: one file in WAL mode, a writer and a reader connection, the shared SQL on top.
+
+Writes go through one connection under an asyncio.Lock, each in a BEGIN IMMEDIATE transaction that also
+excludes writers in other processes (they wait up to the busy timeout); reads use a second, read-only
+connection, so they see only committed data and never wait for a write. Every sqlite3 error leaves as a
+`bot.storage.errors` error with the transaction rolled back. The queries are `bot.storage.sql`'s; the
+schema and its migrations are in `bot.storage.sqlite.schema`. Must never import discord or puluc.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from bot.storage.errors import StorageUnavailable, UnavailableReason
+from bot.storage.sql.port import SQLITE, Transaction
+from bot.storage.sql.store import Clock, SqlStore
+from bot.storage.sqlite import schema
+from bot.storage.sqlite.connection import SqliteTransaction, run
+from bot.storage.sqlite.errors import translate
+
+BUSY_TIMEOUT_MS = 5000
+_OS_REASONS: dict[int, UnavailableReason] = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full", errno.EACCES: "read_only", errno.EPERM: "read_only",
+    errno.EROFS: "read_only",
+}
+
+
+def _prepare_file(path: Path, read_only: bool) -> int:
+    """Create the directory and file, switch to WAL and migrate (runs in a worker thread); return the
+    schema version. A read-only open creates and migrates nothing: the file must exist at the latest version."""
+    if read_only:
+        if not path.is_file():
+            raise StorageUnavailable(f"there is no database file at {path.absolute()}", reason="io")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+        schema.check_current(version)
+        return version
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # WAL is persistent in the file; readers never block the writer and vice versa.
+        conn.execute("PRAGMA journal_mode = WAL")
+        return schema.migrate_sync(conn)
+    finally:
+        conn.close()
+
+
+async def open_store(
+    path: Path, *, clock: Clock = time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS, read_only: bool = False
+) -> SqliteStore:
+    """Open (creating directory and file on first start) and migrate the database at `path`.
+
+    `StorageUnavailable` when the file cannot be created, opened or migrated (permissions, a full disk, not
+    a database); `SchemaTooNew` when a newer bot wrote it. `read_only` opens an existing file as it is (no
+    migration; `SchemaTooOld` if it needs one) and refuses every write.
+    """
+    try:
+        return await _open(path, clock, busy_timeout_ms, read_only)
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    except OSError as exc:
+        reason = _OS_REASONS.get(exc.errno or 0, "io")
+        raise StorageUnavailable(
+            f"{exc.strerror or exc} (check that the directory is writable by this user)", reason=reason
+        ) from exc
+
+
+async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool) -> SqliteStore:
+    await asyncio.to_thread(_prepare_file, path, read_only)
+    writer = await aiosqlite.connect(path, isolation_level=None)
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    for conn in (writer, reader):
+        conn.row_factory = sqlite3.Row
+        await run(conn, f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
+        await run(conn, "PRAGMA foreign_keys = ON")
+        # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of this process, but a commit may
+        # be lost on power failure. We answer "your move is in" only after the commit, so the fsync per
+        # commit is the price of keeping that promise; moves are rare enough that it costs nothing visible.
+        await run(conn, "PRAGMA synchronous = FULL")
+    await run(reader, "PRAGMA query_only = ON")
+    if read_only:
+        await run(writer, "PRAGMA query_only = ON")
+    return SqliteStore(path, writer, reader, clock, read_only=read_only)
+
+
+class SqliteStore(SqlStore):
+    """Storage in one SQLite file. Create with `open_store`; one per process."""
+
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        clock: Clock,
+        *,
+        read_only: bool = False,
+    ) -> None:
+        super().__init__(SQLITE, clock)
+        self.path = path
+        self.read_only = read_only
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+        self._closed = False
+
+    @property
+    def where(self) -> str:
+        """The database file's absolute path."""
+        return str(self.path.absolute())
+
+    async def close(self) -> None:
+        """Close both connections (a second close does nothing)."""
+        async with self._write_lock, self._read_lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if not self.read_only:
+                    await run(self._writer, "PRAGMA optimize")  # refresh planner statistics gone stale
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+            finally:
+                await self._reader.close()
+                await self._writer.close()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Transaction]:
+        """One write transaction; a driver error anywhere in it (COMMIT included) rolls it back and leaves
+        as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
+        async with self._write_lock:
+            try:
+                await run(self._writer, "BEGIN IMMEDIATE")
+                try:
+                    yield SqliteTransaction(self._writer)
+                    await run(self._writer, "COMMIT")
+                except BaseException:
+                    # Shielded so a cancelled task still rolls back before the lock is released (a failed
+                    # COMMIT may already have ended the transaction, e.g. SQLITE_FULL rolls back by itself).
+                    if self._writer.in_transaction:
+                        await asyncio.shield(run(self._writer, "ROLLBACK"))
+                    raise
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Transaction]:
+        """A read transaction: several SELECTs that see one consistent snapshot."""
+        async with self._read_lock:
+            try:
+                await run(self._reader, "BEGIN")
+                try:
+                    yield SqliteTransaction(self._reader)
+                finally:
+                    await asyncio.shield(run(self._reader, "COMMIT"))
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+
+    # --- health ------------------------------------------------------------------------------------------
+
+    async def _engine_problems(self) -> list[str]:
+        """SQLite's verdict on the file and its foreign keys."""
+        async with self._read() as tx:
+            rows = await tx.fetch("PRAGMA integrity_check")
+            fk = await tx.fetch("PRAGMA foreign_key_check")
+        problems = [str(row[0]) for row in rows if row[0] != "ok"]
+        return problems + [f"foreign key broken in {row[0]} row {row[1]}" for row in fk]
+
+    async def schema_version(self) -> int:
+        async with self._read() as tx:
+            row = await tx.fetchrow("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])

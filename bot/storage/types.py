@@ -1,0 +1,288 @@
+"""The values the storage layer takes and returns, the same for every backend.
+
+Plain frozen dataclasses, literals and enums, so sessions, cogs and tests can use them without a database.
+Must never import a database driver, openskill or discord (errors are in `bot.storage.errors`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Any, Literal, get_args
+
+from bot.storage.errors import InvalidSeat, UnknownEventKind
+
+GameStatus = Literal["lobby", "running", "finished", "cancelled"]
+EndReason = Literal["normal", "resign", "timeout", "cancelled"]
+END_REASONS: frozenset[str] = frozenset(get_args(EndReason))
+# Event payloads speak of seats ("A1"), never of user ids, so forgetting a player never touches the log.
+EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "ai_takeover", "cancel"})
+SEAT_PATTERN = re.compile(r"[AB][1-8]")
+FORGOTTEN_NAME = "Former player"  # what anonymised seats show
+
+Ladder = Literal["duel", "team"]
+LADDERS: tuple[Ladder, ...] = ("duel", "team")
+GLOBAL_SCOPE = 0  # the scope id of the all-servers ladders; a server's ladders use its guild id
+Result = Literal["win", "draw", "loss"]
+
+
+class UnrankedReason(StrEnum):
+    """Why a finished game leaves ratings alone (the value is a stable code for logs and locales)."""
+
+    CASUAL = "casual"  # the game was not started as ranked
+    AI_SEAT = "ai_seat"  # any AI seat (also a human seat taken over by the AI)
+    EMPTY_SEAT = "empty_seat"  # a seat without a known human (e.g. a player who asked to be forgotten)
+    SAME_PLAYER = "same_player"  # one person held two seats
+    CANCELLED = "cancelled"
+    TOO_SHORT = "too_short"  # fewer than MIN_RANKED_MOVES moves
+
+
+class Unchanged(Enum):
+    """Marks an optional update argument the caller wants left as it is."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    default_variant: str | None
+    turn_timer_seconds: int | None
+    locale: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who takes a seat: a user (user_id) or the AI (ai_level), and the name shown for it."""
+
+    seat: str
+    display_name: str
+    user_id: int | None = None
+    ai_level: int | None = None
+
+    def __post_init__(self) -> None:
+        if not SEAT_PATTERN.fullmatch(self.seat):
+            raise InvalidSeat(f"seat names are A1..A8 or B1..B8, not {self.seat!r}")
+        if (self.user_id is None) == (self.ai_level is None):
+            raise InvalidSeat(f"seat {self.seat} needs exactly one of a user id or an AI level")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: str
+    user_id: int | None
+    ai_level: int | None
+    display_name: str
+    consecutive_timeouts: int
+    kills: int | None
+
+    @property
+    def team(self) -> str:
+        return self.seat[0]
+
+
+def turn_order(seat: Seat) -> tuple[int, str]:
+    """Sort key of seats in turn order: A1, B1, A2, B2, ... (every backend lists a game's seats so)."""
+    return int(seat.seat[1:]), seat.seat[0]
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append; payloads are JSON objects that name seats, never users."""
+
+    kind: str
+    payload: dict[str, Any]
+
+
+def check_kinds(events: Sequence[NewEvent]) -> None:
+    """Refuse events of a kind the log does not accept (before anything is written)."""
+    for event in events:
+        if event.kind not in EVENT_KINDS:
+            raise UnknownEventKind(f"unknown event kind {event.kind!r}; expected one of {sorted(EVENT_KINDS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    in_thread: bool
+    message_id: int | None
+    status: GameStatus
+    host_id: int | None
+    ranked: bool
+    variant: str
+    rules: dict[str, Any]
+    first_team: str | None
+    throw_off: list[Any] | None
+    seed: int | None
+    turn_timer_seconds: int
+    turn_deadline: float | None
+    last_seq: int
+    snapshot_ppn: str | None
+    snapshot_seq: int
+    winner: str | None
+    scores: dict[str, int] | None
+    end_reason: EndReason | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    seats: tuple[Seat, ...]
+
+    def seat(self, name: str) -> Seat:
+        for seat in self.seats:
+            if seat.seat == name:
+                return seat
+        raise InvalidSeat(f"game {self.game_id} has no seat {name}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """A game with its whole event log: what a restart or a replay needs."""
+
+    game: Game
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    user_id: int
+    ladder: Ladder
+    scope: int
+    result: Result
+    before: int
+    after: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FinishReport:
+    game_id: int
+    ladder: Ladder
+    unranked: UnrankedReason | None  # None: the game was rated
+    changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's place on one ladder; rank is None while provisional or inactive."""
+
+    ladder: Ladder
+    scope: int
+    user_id: int
+    display_name: str
+    rating: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    provisional: bool
+    active: bool
+    rank: int | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    ladder: Ladder
+    scope: int
+    page: int  # 0-based
+    entries: tuple[Standing, ...]
+    has_previous: bool
+    has_next: bool
+    caller: Standing | None  # the caller's own standing, shown even when off the page
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    game_id: int
+    played_at: float
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class BestWin:
+    game_id: int
+    opponent_rating: int
+    played_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    result: Result
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    user_id: int
+    display_name: str
+    standings: tuple[Standing, ...]  # every ladder and scope the player has a rating on (of those asked)
+    finished_games: int
+    kills: int
+    best_wins: dict[str, BestWin]  # per ladder, global scope
+    streak: Streak | None  # current run of equal results in ranked games
+    favourite_variant: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One line of a player's history, seen from the player's seat."""
+
+    game_id: int
+    variant: str
+    guild_id: int | None
+    ranked: bool
+    status: GameStatus
+    seat: str
+    teammates: tuple[str, ...]
+    opponents: tuple[str, ...]
+    result: Result | None  # None for cancelled games
+    end_reason: EndReason | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalData:
+    """What the privacy command shows: everything stored that points at one user."""
+
+    user_id: int
+    display_name: str | None
+    last_active: float | None
+    seats: int
+    hosted_games: int
+    ratings: int
+    rating_history: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    seats_anonymised: int
+    games_unhosted: int
+    ratings_deleted: int
+    history_deleted: int
+    player_deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCounts:
+    """How much a database holds, for start-up and --check messages."""
+
+    games: int
+    players: int

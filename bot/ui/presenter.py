@@ -1,0 +1,333 @@
+"""Shows games in Discord: renders the board, composes the game message and edits or reposts it.
+
+Every change of a game, from a click or from the timers, ends here. The presenter always shows the game's
+latest state (under a per-game lock), so updates that race each other can never leave an older board on
+screen; recent narration lines are kept per game so a reader sees the last few things that happened.
+Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
+are drawn in a worker thread. This module must never change a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
+from bot.sessions.errors import GameNotOpen
+from bot.sessions.play import ai_rng
+from bot.ui import messages
+from bot.ui.i18n import public_language
+from bot.ui.views import builders
+from bot.ui.views.builders import MAX_MOVE_BUTTONS
+from puluc import GameRecord, MoveEffect, Position
+
+log = logging.getLogger(__name__)
+
+# A game message with more than this many newer messages below it is reposted at the bottom.
+FRESH_AFTER = 8
+NARRATION_LINES = 6
+# The post-game advantage chart: one win-probability estimate per turn, each with this thinking budget, and
+# at most this many points (sampled evenly), so even a long team game is charted within a few seconds.
+CHART_POINT_BUDGET_MS = 25.0
+CHART_MAX_POINTS = 120
+CHART_FILE = "advantage.png"
+
+
+@dataclass
+class Composed:
+    """One game message: text, embed, optional board PNG and components."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View
+    png: bytes | None = None
+    gif: bytes | None = field(default=None, repr=False)
+    chart: bytes | None = field(default=None, repr=False)  # a finished game's advantage chart
+
+    def files(self) -> list[discord.File]:
+        found = [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=messages.BOARD_FILE)]
+        if self.chart is not None:
+            found.append(discord.File(io.BytesIO(self.chart), filename=CHART_FILE))
+        return found
+
+    def send_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files()}
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content or None, "embed": self.embed, "view": self.view,
+                "attachments": self.files()}
+
+
+def board_labels(state: GameState) -> dict[int | str, str]:
+    """Badges for the board: each move button's number on the cell that move lands on."""
+    seat = state.to_move
+    if seat is None or seat.played_by_ai:
+        return {}
+    numbers: dict[int, list[str]] = {}
+    for number, option in enumerate(state.legal_options(), start=1):
+        if option.effect.dest is not None and number <= MAX_MOVE_BUTTONS:
+            numbers.setdefault(option.effect.dest, []).append(str(number))
+    labels: dict[int | str, str] = {}
+    for cell, found in numbers.items():
+        text = ",".join(found)
+        labels[cell] = text if len(text) <= 3 else f"{found[0]}+"  # the renderer draws 1 to 3 characters
+    return labels
+
+
+def advantage(state: GameState, budget_ms: float) -> float | None:
+    """Team A's chance to win for the board's "who is ahead" bar, or None when the bar is off (budget 0).
+
+    Seeded by the game and its event number, so the same position always shows the same bar.
+    """
+    if budget_ms <= 0 or state.position is None:
+        return None
+    from puluc.ai import win_probability
+
+    return win_probability(state.position, ai_rng(state.seed or 0, state.seq), budget_ms)
+
+
+def render_png(state: GameState, last: MoveEffect | None, bar_ms: float = 0) -> bytes | None:
+    """The board of a running or finished game as PNG, with the advantage bar when `bar_ms` > 0 (runs in a
+    worker thread)."""
+    if state.position is None:
+        return None
+    from renderer import render_board
+
+    throws = state.turn_throws if state.status == "running" else None
+    return render_board(state.position, last_move=last if last is not None else True, throw=throws or None,
+                        labels=board_labels(state) or None, advantage=advantage(state, bar_ms))
+
+
+def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
+    """(event number, position) at the start of every turn (before its throw), then the final position."""
+    found: list[tuple[int, Position]] = []
+    last: tuple[int, Position] | None = None
+    for number, position in enumerate(record.positions()):
+        if position.must_throw and not position.is_over:
+            found.append((number, position))
+        last = (number, position)
+    if last is not None and found and found[-1][0] != last[0]:
+        found.append(last)
+    return found
+
+
+def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[int, Position]]:
+    """At most `limit` items spread evenly over `items`, keeping the first and the last."""
+    if len(items) <= limit:
+        return items
+    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)]
+
+
+def render_advantage(state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS) -> bytes | None:
+    """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
+    end; None when the game had fewer than two turns (runs in a worker thread)."""
+    from puluc.ai import win_probability
+    from renderer import render_chart
+
+    starts = turn_starts(state.game_record())
+    if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
+        return None
+    seed = state.seed or 0
+    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
+    series = [win_probability(position, ai_rng(seed, number), budget_ms)
+              for number, position in sample_evenly(starts, max_points)]
+    return render_chart(series, kind="advantage")
+
+
+class Presenter:
+    """Composes and publishes game messages for one bot."""
+
+    def __init__(self, client: discord.Client, manager: SessionManager, *,
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0) -> None:
+        self._client = client
+        self._manager = manager
+        self._chart_budget_ms = chart_budget_ms
+        self._bar_ms = bar_ms
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._narration: dict[int, deque[str]] = {}
+        self._last_move: dict[int, MoveEffect] = {}
+        self._language_overrides: dict[int, str | None] = {}
+        self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
+
+    # -- language -------------------------------------------------------------------------------------
+
+    async def language(self, state: GameState) -> str:
+        """The language of messages everyone in the game's server sees."""
+        guild_id = state.place.guild_id
+        if guild_id is None:
+            return public_language(None)
+        if guild_id not in self._language_overrides and self.store_locale is not None:
+            self._language_overrides[guild_id] = await self.store_locale(guild_id)
+        guild = self._client.get_guild(guild_id)
+        return public_language(guild.preferred_locale if guild else None, self._language_overrides.get(guild_id))
+
+    def forget_language(self, guild_id: int) -> None:
+        """Called when a server changes its language setting."""
+        self._language_overrides.pop(guild_id, None)
+
+    # -- composing ------------------------------------------------------------------------------------
+
+    def _remember(self, result: ActionResult, lang: str) -> None:
+        log_lines = self._narration.setdefault(result.game_id, deque(maxlen=NARRATION_LINES))
+        log_lines.extend(messages.narrate(result.happenings, result.state, lang))
+        for happening in result.happenings:
+            if isinstance(happening, Moved):
+                self._last_move[result.game_id] = happening.effect
+
+    def latest(self, state: GameState) -> GameState:
+        """The newest state of this game (the session's while it is open)."""
+        try:
+            current = self._manager.get(state.game_id).state
+        except GameNotOpen:
+            return state
+        return current if current.seq >= state.seq else state
+
+    async def compose(self, state: GameState, lang: str, finished: Finished | None = None) -> Composed:
+        narration = list(self._narration.get(state.game_id, ()))
+        if state.status == "lobby":
+            if state.invited_id is not None:
+                return Composed(messages.challenge_text(state, state.invited_id, lang),
+                                messages.lobby_embed(state, lang),
+                                builders.challenge_view(state, state.invited_id, lang))
+            return Composed("", messages.lobby_embed(state, lang), builders.lobby_view(state, lang))
+        png = None
+        if state.position is not None:
+            try:
+                png = await asyncio.to_thread(render_png, state, self._last_move.get(state.game_id), self._bar_ms)
+            except Exception:
+                # A drawing bug must not stop the game: the embed still says everything.
+                log.exception("could not draw the board of game %d", state.game_id)
+        if state.status == "running":
+            return Composed(messages.turn_text(state, lang),
+                            messages.game_embed(state, lang, narration, image=png is not None),
+                            builders.game_view(state, lang), png)
+        chart = await self._advantage_chart(state) if state.status == "finished" else None
+        return Composed("", messages.end_embed(state, lang, narration, finished, image=png is not None),
+                        builders.end_view(state, lang), png, chart=chart)
+
+    async def _advantage_chart(self, state: GameState) -> bytes | None:
+        """The post-game chart, or None: a failure here must never cost the players their result."""
+        try:
+            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms)
+        except Exception:
+            log.exception("could not chart game %d", state.game_id)
+            return None
+
+    # -- publishing -----------------------------------------------------------------------------------
+
+    async def show(self, result: ActionResult, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Show a result: edit the game message (through `interaction`, already acknowledged, when it came
+        from a click on that message) or repost it at the bottom of the channel when it scrolled away."""
+        lock = self._locks.setdefault(result.game_id, asyncio.Lock())
+        async with lock:
+            lang = await self.language(result.state)
+            self._remember(result, lang)
+            state = self.latest(result.state)
+            composed = await self.compose(state, lang, result.finished)
+            await self._deliver(state, composed, interaction)
+        if not state.is_open:
+            self._forget(state.game_id)
+
+    async def post(self, result: ActionResult, interaction: discord.Interaction[Any],
+                   channel: discord.abc.Messageable | None = None) -> discord.Message:
+        """Post a new game's first message (as the interaction's answer, or in `channel`) and remember it."""
+        lang = await self.language(result.state)
+        self._remember(result, lang)
+        state = self.latest(result.state)
+        composed = await self.compose(state, lang, result.finished)
+        if channel is not None:
+            message = await channel.send(**composed.send_kwargs())
+        else:
+            message = await self._answer(interaction, composed)
+        await self._remember_message(state, message.id)
+        return message
+
+    async def _answer(self, interaction: discord.Interaction[Any], composed: Composed) -> discord.Message:
+        """Send `composed` as the interaction's public answer (a follow-up once it was deferred)."""
+        if interaction.response.is_done():
+            return await interaction.followup.send(wait=True, **composed.send_kwargs())
+        await interaction.response.send_message(**composed.send_kwargs())
+        return await interaction.original_response()
+
+    async def repost(self, state: GameState, interaction: discord.Interaction[Any]) -> None:
+        """`/puluc board`: the game message again, as the answer to the command, at the bottom."""
+        lang = await self.language(state)
+        composed = await self.compose(state, lang)
+        old = state.message_id
+        message = await self._answer(interaction, composed)
+        await self._remember_message(state, message.id)
+        await self._strip(state.place.channel_id, old)
+
+    async def _deliver(
+        self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        channel = await self._channel(state.place.channel_id)
+        message_id = state.message_id
+        on_game_message = (interaction is not None and interaction.message is not None
+                           and interaction.message.id == message_id)
+        if message_id is not None and channel is not None and await self._near_bottom(channel, message_id):
+            try:
+                if on_game_message:
+                    assert interaction is not None
+                    await interaction.edit_original_response(**composed.edit_kwargs())
+                else:
+                    await channel.get_partial_message(message_id).edit(**composed.edit_kwargs())
+                return
+            except discord.NotFound:
+                log.info("game %d: its message is gone; posting a new one", state.game_id)
+        if channel is None:
+            log.warning("game %d: channel %d is not reachable", state.game_id, state.place.channel_id)
+            return
+        message = await channel.send(**composed.send_kwargs())
+        await self._remember_message(state, message.id)
+        await self._strip(state.place.channel_id, message_id)
+
+    async def _remember_message(self, state: GameState, message_id: int) -> None:
+        # A finished game's last message needs no bookkeeping.
+        with contextlib.suppress(GameNotOpen):
+            await self._manager.get(state.game_id).set_message(message_id)
+
+    async def _strip(self, channel_id: int, message_id: int | None) -> None:
+        """Take the buttons off a game message that a newer one replaced."""
+        channel = await self._channel(channel_id)
+        if message_id is None or channel is None:
+            return
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as exc:
+            log.debug("could not strip old game message %d: %s", message_id, exc)
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self._client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self._client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        return channel if hasattr(channel, "get_partial_message") else None
+
+    async def _near_bottom(self, channel: Any, message_id: int) -> bool:
+        try:
+            async for message in channel.history(limit=FRESH_AFTER):
+                if message.id == message_id:
+                    return True
+        except discord.HTTPException:
+            return True  # no read-history permission: keep editing in place
+        return False
+
+    def _forget(self, game_id: int) -> None:
+        self._narration.pop(game_id, None)
+        self._last_move.pop(game_id, None)
+        self._locks.pop(game_id, None)
+
+    async def replay_gif(self, state: GameState) -> bytes:
+        from renderer import render_replay
+
+        return await asyncio.to_thread(render_replay, state.game_record())

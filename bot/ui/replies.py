@@ -1,0 +1,114 @@
+"""Refusals and failures as one friendly ephemeral sentence: the bot's single error-to-text mapping.
+
+Used by the command tree's error handler and by the component handlers (discord.py only logs errors
+raised in `DynamicItem` callbacks, so those catch and answer here). Known errors become the message of
+their key in the user's language; anything else is logged with its traceback and answered with the
+generic "something went wrong". Also the permission check every game-creating command runs first. This
+module must never decide game rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.sessions import SessionError
+from bot.sessions.errors import ChannelBusy
+from bot.ui.i18n import language_for, t
+
+log = logging.getLogger(__name__)
+
+# The permissions a game needs from the bot where it is played, in the order they are named.
+GAME_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+class BotLacksPermissions(app_commands.CheckFailure):
+    """The bot is missing permissions in this channel; `missing` are `discord.Permissions` flag names."""
+
+    def __init__(self, missing: list[str]) -> None:
+        super().__init__(f"missing bot permissions: {', '.join(missing)}")
+        self.missing = missing
+
+
+class Refusal(app_commands.CheckFailure):
+    """A check that failed for a reason with its own message key."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def missing_bot_permissions(permissions: discord.Permissions, *, in_thread: bool, new_thread: bool) -> list[str]:
+    """Which permissions a game needs here that `permissions` (interaction.app_permissions) lacks."""
+    needed = list(GAME_PERMISSIONS)
+    if in_thread:
+        needed[0] = "send_messages_in_threads"
+    if new_thread:
+        needed += [p for p in THREAD_PERMISSIONS if p not in needed]
+    return [name for name in needed if not getattr(permissions, name)]
+
+
+def check_bot_permissions(interaction: discord.Interaction[Any], *, new_thread: bool = False) -> None:
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_bot_permissions(interaction.app_permissions, in_thread=in_thread, new_thread=new_thread)
+    if missing:
+        raise BotLacksPermissions(missing)
+
+
+def game_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    if guild_id is not None and message_id is not None:
+        return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+    return f"<#{channel_id}>"
+
+
+def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> str | None:
+    """The sentence for a known refusal, or None for an unexpected error."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ChannelBusy):
+        return t(error.key, lang, link=game_link(guild_id, error.channel_id, error.message_id))
+    if isinstance(error, SessionError):
+        return t(error.key, lang, **error.params)
+    if isinstance(error, Refusal):
+        return t(error.key, lang, **error.params)
+    if isinstance(error, BotLacksPermissions):
+        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing)
+        return t("error.missing_permissions", lang, permissions=names)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("error.cooldown", lang, count=max(1, math.ceil(error.retry_after)))
+    if isinstance(error, app_commands.MissingPermissions):
+        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing_permissions)
+        return t("error.user_missing_permissions", lang, permissions=names)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("error.guild_only", lang)
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer only the person who acted, whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver an error message: %s", exc)
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Tell the user what went wrong in one sentence; log the detail of anything unexpected."""
+    lang = language_for(interaction.locale)
+    text = error_text(error, lang, interaction.guild_id)
+    if text is None:
+        command = interaction.command.qualified_name if interaction.command else "component"
+        log.error("unexpected error in %s", command, exc_info=error)
+        text = t("error.internal", lang)
+    else:
+        log.debug("refused %s: %s", interaction.data, error)
+    await send_ephemeral(interaction, text)
