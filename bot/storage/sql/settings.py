@@ -1,0 +1,93 @@
+"""Server and channel settings in SQL: the first layer of `bot.storage.sql.store.SqlStore`.
+
+Every public method is one transaction (`self._write()` or `self._read()`), committed before it returns.
+Must never import a database driver, discord or puluc.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+
+from bot.storage.sql.port import Dialect, Transaction
+from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
+
+
+class SettingsQueries:
+    """A server's default variant, turn timer and language, and channels' ranked overrides."""
+
+    _clock: Callable[[], float]
+    _dialect: Dialect
+    _read: Callable[[], AbstractAsyncContextManager[Transaction]]
+    _write: Callable[[], AbstractAsyncContextManager[Transaction]]
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as tx:
+            row = await tx.fetchrow(
+                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
+            )
+        if row is None:
+            return GuildSettings(guild_id, None, None, None)
+        return GuildSettings(guild_id, row[0], row[1], row[2])
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        default_variant: str | Unchanged | None = UNCHANGED,
+        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
+        locale: str | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """Change the given settings (None resets one to the bot's default) and return them all."""
+        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
+            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
+        async with self._write() as tx:
+            await self._ensure_guild(tx, guild_id)
+            row = await tx.fetchrow(
+                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?"
+                + self._dialect.lock_rows,
+                guild_id,
+            )
+            assert row is not None  # just ensured
+            new = GuildSettings(
+                guild_id,
+                row[0] if default_variant is UNCHANGED else default_variant,
+                row[1] if turn_timer_seconds is UNCHANGED else turn_timer_seconds,
+                row[2] if locale is UNCHANGED else locale,
+            )
+            await tx.execute(
+                "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
+                new.default_variant,
+                new.turn_timer_seconds,
+                new.locale,
+                guild_id,
+            )
+        return new
+
+    async def _ensure_guild(self, tx: Transaction, guild_id: int) -> None:
+        await tx.execute(
+            "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+            guild_id,
+            self._clock(),
+        )
+
+    async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
+        """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
+        async with self._write() as tx:
+            if ranked is None:
+                await tx.execute("DELETE FROM channel_settings WHERE channel_id = ?", channel_id)
+                return
+            await self._ensure_guild(tx, guild_id)
+            await tx.execute(
+                "INSERT INTO channel_settings (channel_id, guild_id, ranked) VALUES (?, ?, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET ranked = excluded.ranked",
+                channel_id,
+                guild_id,
+                ranked,
+            )
+
+    async def channel_ranked(self, channel_id: int) -> bool | None:
+        """The channel's ranked override, or None when the channel has none."""
+        async with self._read() as tx:
+            row = await tx.fetchrow("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
+        return None if row is None else bool(row[0])
