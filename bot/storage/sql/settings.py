@@ -39,8 +39,6 @@ class SettingsQueries:
         locale: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
-        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
-            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
         async with self._write() as tx:
             await self._ensure_guild(tx, guild_id)
             row = await tx.fetchrow(
@@ -49,11 +47,8 @@ class SettingsQueries:
                 guild_id,
             )
             assert row is not None  # just ensured
-            new = GuildSettings(
-                guild_id,
-                row[0] if default_variant is UNCHANGED else default_variant,
-                row[1] if turn_timer_seconds is UNCHANGED else turn_timer_seconds,
-                row[2] if locale is UNCHANGED else locale,
+            new = GuildSettings(guild_id, row[0], row[1], row[2]).updated(
+                default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
             )
             await tx.execute(
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
