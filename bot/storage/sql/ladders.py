@@ -11,7 +11,7 @@ Must never import a database driver, discord or puluc.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import cast
 
 from bot.storage import ratings
@@ -29,6 +29,7 @@ from bot.storage.types import (
 )
 
 CountKey = tuple[str, int, int, int]  # (ladder, scope, day, bucket) of ladder_counts
+Fetch = Callable[..., Awaitable[Sequence[Row]]]
 
 _STANDING_COLUMNS = (
     "r.ladder, r.scope, r.user_id, p.display_name, r.mu, r.sigma, r.conservative, r.games, r.wins, r.draws, "
@@ -181,9 +182,10 @@ class LadderQueries(GameQueries):
             provisional, active, ahead + 1 if not provisional and active else None,
         )
 
-    async def _standings(self, tx: Transaction, now: float, where: str, *args: object) -> list[Standing]:
+    async def _standings(self, fetch: Fetch, now: float, where: str, *args: object) -> list[Standing]:
+        """Standings matching `where`, with their ranks, read by `fetch` (a transaction's, or `_fetch`)."""
         since = ratings.active_since(now)
-        rows = await tx.fetch(
+        rows = await fetch(
             _standings_sql(self._dialect, where),
             ratings.day_of(since), PROVISIONAL_GAMES, since, PROVISIONAL_GAMES, since, *args,
         )
@@ -212,7 +214,7 @@ class LadderQueries(GameQueries):
             caller = next((e for e in entries if e.user_id == caller_id), None)
             if caller_id is not None and caller is None:
                 found = await self._standings(
-                    tx, now, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, caller_id
+                    tx.fetch, now, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, caller_id
                 )
                 caller = found[0] if found else None
         return LeaderboardPage(lad, scope, page, entries, page > 0, len(rows) > PAGE_SIZE, caller)
@@ -220,32 +222,29 @@ class LadderQueries(GameQueries):
     async def standing(self, user_id: int, ladder: str, scope: int) -> Standing | None:
         """The player's rating and rank on one ladder, or None if they never played a ranked game on it."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            found = await self._standings(
-                tx, self._clock(), "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, user_id
-            )
+        found = await self._standings(
+            self._fetch, self._clock(), "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, user_id
+        )
         return found[0] if found else None
 
     async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None:
         """The player's raw mu and sigma on one ladder (None before their first ranked game there)."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            row = await tx.fetchrow(
-                "SELECT mu, sigma FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?", lad, scope, user_id
-            )
-        return None if row is None else Skill(row[0], row[1])
+        rows = await self._fetch(
+            "SELECT mu, sigma FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?", lad, scope, user_id
+        )
+        return Skill(rows[0][0], rows[0][1]) if rows else None
 
     async def rating_history(
         self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE, limit: int = 200
     ) -> tuple[RatingPoint, ...]:
         """Displayed rating after each of the player's last `limit` ranked games, oldest first (the chart)."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            rows = await tx.fetch(
-                "SELECT game_id, played_at, rating_after FROM rating_history WHERE user_id = ? AND ladder = ? "
-                "AND scope = ? ORDER BY played_at DESC, game_id DESC LIMIT ?",
-                user_id, lad, scope, limit,
-            )
+        rows = await self._fetch(
+            "SELECT game_id, played_at, rating_after FROM rating_history WHERE user_id = ? AND ladder = ? "
+            "AND scope = ? ORDER BY played_at DESC, game_id DESC LIMIT ?",
+            user_id, lad, scope, limit,
+        )
         return tuple(RatingPoint(r[0], r[1], r[2]) for r in reversed(rows))
 
 

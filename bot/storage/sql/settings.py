@@ -6,10 +6,10 @@ Must never import a database driver, discord or puluc.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 
-from bot.storage.sql.port import Dialect, Transaction
+from bot.storage.sql.port import Dialect, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
 
@@ -20,15 +20,16 @@ class SettingsQueries:
     _dialect: Dialect
     _read: Callable[[], AbstractAsyncContextManager[Transaction]]
     _write: Callable[[], AbstractAsyncContextManager[Transaction]]
+    # One statement, in the snapshot it sees by itself (no BEGIN/COMMIT around it): SqlStore._fetch.
+    _fetch: Callable[..., Awaitable[Sequence[Row]]]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self._read() as tx:
-            row = await tx.fetchrow(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
-            )
-        if row is None:
+        rows = await self._fetch(
+            "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
+        )
+        if not rows:
             return GuildSettings(guild_id, None, None, None)
-        return GuildSettings(guild_id, row[0], row[1], row[2])
+        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
 
     async def update_guild_settings(
         self,
@@ -83,6 +84,5 @@ class SettingsQueries:
 
     async def channel_ranked(self, channel_id: int) -> bool | None:
         """The channel's ranked override, or None when the channel has none."""
-        async with self._read() as tx:
-            row = await tx.fetchrow("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
-        return None if row is None else bool(row[0])
+        rows = await self._fetch("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
+        return bool(rows[0][0]) if rows else None
