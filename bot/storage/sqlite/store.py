@@ -20,6 +20,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage.errors import StorageUnavailable, UnavailableReason
+from bot.storage.sql import versions
 from bot.storage.sql.port import SQLITE, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
 from bot.storage.sqlite import schema
@@ -44,7 +45,7 @@ def _prepare_file(path: Path, read_only: bool) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         finally:
             conn.close()
-        schema.check_current(version)
+        versions.check_current(version, schema.LATEST_VERSION)
         return version
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
