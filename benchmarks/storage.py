@@ -47,7 +47,7 @@ from bot.storage.sql.store import BulkLoad
 from bot.storage.sql.tables import table
 from bot.storage.types import NewEvent
 from bot.storage.urls import PostgresUrl, SqliteUrl, parse_database_url
-from puluc import Game, Move, Position, Rules
+from puluc import Game, Move, Position, Rules, Throw
 
 DAY = 86400.0
 RUNNING_FIRST_ID = 10_000_000  # running games' ids, above the finished ones
@@ -155,7 +155,9 @@ class Filler:
         """Running games with real puluc logs, each waiting for a human's move (the bot throws for the player
         after every move, so a stored game never waits for a throw)."""
         rng, now = self.rng, self.now
-        games, seats, events = [], [], []
+        games: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        events: list[tuple[Any, ...]] = []
         game_id = RUNNING_FIRST_ID
         while len(games) < self.running:
             game_id += 1
@@ -166,8 +168,10 @@ class Filler:
             target = rng.randint(20, 60)
             while game.outcome() is None and (len(log) < target or game.position.must_throw):
                 if game.position.must_throw:
+                    seat = game.position.to_move
                     throws = game.roll(rng)
-                    log.append(("throw", {"throw": [t.value for t in throws], "faces": [t.code for t in throws]}))
+                    log.append(("throw", {"seat": seat, "faces": [t.code for t in throws],
+                                          "values": [t.value for t in throws]}))
                 else:
                     move = rng.choice(game.position.legal_moves())
                     game.play(move)
@@ -282,7 +286,11 @@ async def measure(url: str, players: int, guilds: int, client: int, clients: int
             SAMPLES["profile"], lambda i: storage.profile(users[i], users[i] % guilds + 1)
         )
         results["history"] = await timed(SAMPLES["history"], lambda i: storage.game_history(users[i], 10))
-        mine = [game_id for game_id in sorted(manager._sessions) if game_id % clients == client]
+        mine = [
+            game_id for game_id, session in sorted(manager._sessions.items())
+            if game_id % clients == client and session.state.to_move is not None
+            and session.state.to_move.user_id is not None
+        ]
         samples = min(SAMPLES["move"], len(mine) - 1)
 
         async def move(i: int) -> None:
@@ -294,24 +302,46 @@ async def measure(url: str, players: int, guilds: int, client: int, clients: int
 
         results["move"] = await timed(samples, move)
 
-        # The storage part of a move alone: the same transaction (a move and the next throw, snapshot and
-        # deadline) appended straight to the repository, on the games this client played once above.
-        pending = [(g.game_id, g.last_seq) for g in [await storage.get_game(gid) for gid in mine]
-                   if g.status == "running"]
+        # The storage part of a move alone: the same transaction (a real move and the throws after it, as
+        # the session records them, with snapshot and deadline) appended straight to the repository, on the
+        # games this client played once above. The engine's work is done before the timing.
+        pending = []
+        for game_id in mine:
+            state = manager.get(game_id).state if game_id in manager._sessions else None
+            if state is not None and state.position is not None and not state.position.is_over:
+                found = next_events(state.position, rng)
+                if found is not None:
+                    pending.append((game_id, state.seq, *found))
 
         async def commit(i: int) -> None:
-            game_id, last_seq = pending[i]
-            await storage.append_events(
-                game_id, last_seq + 1,
-                [NewEvent("move", {"move": "bench"}), NewEvent("throw", {"throw": [1], "faces": ["1000"]})],
-                snapshot_ppn="benchmark", turn_deadline=time.time() + 600,
-            )
+            game_id, last_seq, events, snapshot = pending[i]
+            await storage.append_events(game_id, last_seq + 1, events, snapshot_ppn=snapshot,
+                                        turn_deadline=time.time() + 600)
 
         results["commit"] = await timed(min(samples, len(pending) - 1), commit)
         results["load_after"] = load_average()
     finally:
         await storage.close()
     return results
+
+
+def next_events(position: Position, rng: random.Random) -> tuple[list[NewEvent], str] | None:
+    """A random legal move that does not end the game and the throws that follow it until someone can move
+    (as the session records them: bot/sessions/play.py), and the position after them; None if every move ends
+    the game (finishing it is another transaction)."""
+    going_on = [move for move in position.legal_moves() if not position.play(move).is_over]
+    if not going_on:
+        return None
+    move = rng.choice(going_on)
+    position = position.play(move)
+    events = [NewEvent("move", {"move": str(move)})]
+    while not position.is_over and position.must_throw:
+        seat = position.to_move
+        throws = [Throw.roll(rng, position.rules.sticks) for _ in range(position.rules.throws_per_turn)]
+        position = position.throw(throws)
+        events.append(NewEvent("throw", {"seat": seat, "faces": [t.code for t in throws],
+                                         "values": [t.value for t in throws]}))
+    return events, position.to_ppn()
 
 
 def report(name: str, times: list[float], goal: float | None, who: str = "") -> None:
