@@ -47,10 +47,11 @@ def rebuild_counts_sql(dialect: Dialect) -> str:
     )
 
 
-def _standings_sql(dialect: Dialect, where: str) -> str:
+def _standings_sql(dialect: Dialect, where: str, extra: str = "") -> str:
     """Standing rows with the number of listed players ahead (leaderboard order: conservative DESC, user_id):
     whole buckets above from ladder_counts, then an exact count inside the row's own bucket, then equal
-    ratings by user id. Parameters: day, min_games, since, min_games, since, then those of `where`."""
+    ratings by user id. `extra` adds columns after `ahead`. Parameters: day, min_games, since, min_games, since,
+    then those of `where`."""
     bucket = dialect.floor.format(f"r.conservative * {BUCKETS_PER_POINT}")
     return (
         f"SELECT {_STANDING_COLUMNS}, "
@@ -61,7 +62,7 @@ def _standings_sql(dialect: Dialect, where: str) -> str:
         f"{BUCKETS_PER_POINT} AND o.games >= ? AND o.last_played >= ?) + "
         "(SELECT count(*) FROM ratings o WHERE o.ladder = r.ladder AND o.scope = r.scope "
         "AND o.conservative = r.conservative AND o.user_id < r.user_id AND o.games >= ? AND o.last_played >= ?) "
-        f"AS ahead FROM ratings r JOIN players p ON p.user_id = r.user_id WHERE {where}"
+        f"AS ahead{extra} FROM ratings r JOIN players p ON p.user_id = r.user_id WHERE {where}"
     )
 
 
@@ -195,29 +196,32 @@ class LadderQueries(GameQueries):
         self, ladder: str, scope: int, page: int = 0, *, caller_id: int | None = None
     ) -> LeaderboardPage:
         """One page (PAGE_SIZE rows) of rated, non-provisional players active in the last 30 days, and the
-        caller's own standing (on the page or not), read in one snapshot."""
+        caller's own standing (on the page or not): one statement, so one snapshot and one round trip."""
         lad = check_ladder(ladder)
         if page < 0:
             raise ValueError(f"pages start at 0, not {page}")
         now = self._clock()
         since = ratings.active_since(now)
-        async with self._read() as tx:
-            rows = await tx.fetch(
-                f"SELECT {_STANDING_COLUMNS} FROM ratings r JOIN players p ON p.user_id = r.user_id "
-                "WHERE r.ladder = ? AND r.scope = ? AND r.games >= ? AND r.last_played >= ? "
-                "ORDER BY r.conservative DESC, r.user_id LIMIT ? OFFSET ?",
-                lad, scope, PROVISIONAL_GAMES, since, PAGE_SIZE + 1, page * PAGE_SIZE,
+        # part 0: the page (its ranks follow from the offset); part 1: the caller's standing with its rank.
+        sql = (
+            f"SELECT * FROM (SELECT {_STANDING_COLUMNS}, 0 AS ahead, 0 AS part FROM ratings r "
+            "JOIN players p ON p.user_id = r.user_id "
+            "WHERE r.ladder = ? AND r.scope = ? AND r.games >= ? AND r.last_played >= ? "
+            "ORDER BY r.conservative DESC, r.user_id LIMIT ? OFFSET ?) AS page"
+        )
+        args: list[object] = [lad, scope, PROVISIONAL_GAMES, since, PAGE_SIZE + 1, page * PAGE_SIZE]
+        if caller_id is not None:
+            sql += (
+                " UNION ALL SELECT * FROM ("
+                + _standings_sql(self._dialect, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", ", 1 AS part")
+                + ") AS caller"
             )
-            entries = tuple(
-                self._standing(row, now, page * PAGE_SIZE + i) for i, row in enumerate(rows[:PAGE_SIZE])
-            )
-            caller = next((e for e in entries if e.user_id == caller_id), None)
-            if caller_id is not None and caller is None:
-                found = await self._standings(
-                    tx.fetch, now, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, caller_id
-                )
-                caller = found[0] if found else None
-        return LeaderboardPage(lad, scope, page, entries, page > 0, len(rows) > PAGE_SIZE, caller)
+            args += [ratings.day_of(since), PROVISIONAL_GAMES, since, PROVISIONAL_GAMES, since, lad, scope, caller_id]
+        rows = await self._fetch(sql + " ORDER BY 14, 7 DESC, 3", *args)
+        listed = [row for row in rows if row[13] == 0]
+        entries = tuple(self._standing(row, now, page * PAGE_SIZE + i) for i, row in enumerate(listed[:PAGE_SIZE]))
+        caller = next((self._standing(row, now, int(row[12])) for row in rows if row[13] == 1), None)
+        return LeaderboardPage(lad, scope, page, entries, page > 0, len(listed) > PAGE_SIZE, caller)
 
     async def standing(self, user_id: int, ladder: str, scope: int) -> Standing | None:
         """The player's rating and rank on one ladder, or None if they never played a ranked game on it."""
