@@ -51,7 +51,7 @@ class Info(PulucCog):
 
     @app_commands.command(name=command_name("help"), description=command_description("help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=messages.help_embed(language_for(interaction.locale)),
+        await interaction.response.send_message(embeds=messages.help_embeds(language_for(interaction.locale)),
                                                 ephemeral=True)
 
 

@@ -105,6 +105,7 @@ class HintNotAllowed(SessionError):
 
 
 class InvalidOptions(SessionError):
-    """The game options do not make a valid set of rules (the engine's reason is in `params['reason']`)."""
+    """The game options do not make a valid set of rules. `params` hold the reason in the engine's terms:
+    `code` (a `puluc.ErrorCode` value) and the fields that explain it (`field`, `value`, `low`, `high`, ...)."""
 
     key = "error.invalid_rules"

@@ -53,7 +53,7 @@ def scope_label(scope: int, lang: str) -> str:
 
 def variant_label(variant: str, lang: str) -> str:
     try:
-        return t(f"rules.preset.{variant}.title", lang)
+        return t(f"variant.{variant}", lang)
     except UnknownMessageError:  # a variant stored by a newer version than this catalogue knows
         return variant
 
