@@ -329,8 +329,8 @@ class PulucTranslator(app_commands.Translator):
 
 # --- rules pages ----------------------------------------------------------------------------------
 
-_GENERAL_SECTIONS: Final = ("road", "sticks", "moves", "stacks", "arrival", "end", "setups")
-_PRESET_FIELDS: Final = ("route", "capture", "end", "sticks")
+GENERAL_SECTIONS: Final = ("road", "sticks", "moves", "stacks", "arrival", "end", "setups")
+PRESET_FIELDS: Final = ("route", "capture", "end", "sticks")
 
 
 @dataclass(frozen=True)
@@ -360,12 +360,12 @@ def flags() -> tuple[str, ...]:
 def rules_page(lang: str | Locale | None, preset: str | None = None) -> RulesPage:
     """The general rules (with every flag) when `preset` is None, else the page of one preset."""
     if preset is None:
-        fields = [(t(f"rules.{s}.title", lang), t(f"rules.{s}.body", lang)) for s in _GENERAL_SECTIONS]
+        fields = [(t(f"rules.{s}.title", lang), t(f"rules.{s}.body", lang)) for s in GENERAL_SECTIONS]
         fields += [(t(f"rules.flag.{f}.title", lang), t(f"rules.flag.{f}.body", lang)) for f in flags()]
         return RulesPage(t("rules.title", lang), t("rules.intro", lang), tuple(fields), t("rules.footer", lang))
     if preset not in presets():
         raise UnknownMessageError(f"no rules text for preset {preset!r}; presets: {', '.join(presets())}")
-    base = f"rules.preset.{preset}"
-    fields = [(t(f"rules.label.{f}", lang), t(f"{base}.{f}", lang)) for f in _PRESET_FIELDS]
+    fields = [(t(f"rules.label.{f}", lang), t(f"rules.preset.{preset}.{f}", lang)) for f in PRESET_FIELDS]
     title = t(f"choice.variant.{preset}", lang)  # the name and what it is, as the variant picker shows it
-    return RulesPage(title, t(f"{base}.summary", lang), tuple(fields), t("rules.footer", lang))
+    summary = t(f"rules.preset.{preset}.summary", lang)
+    return RulesPage(title, summary, tuple(fields), t("rules.footer", lang))

@@ -30,6 +30,7 @@ COLOUR_PROFILE = discord.Colour(0x2E7D5B)
 COLOUR_PRIVACY = discord.Colour(0x4A6FA5)
 CHART_FILE = "rating.png"
 MAX_NAME = 32  # a name longer than this is cut, so one player cannot push others off a line
+PRIVACY_SECTIONS = ("players", "games", "ratings", "kept")  # what /puluc privacy explains, in order
 
 
 # --- names and labels ----------------------------------------------------------------------------------
@@ -218,7 +219,7 @@ def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
     """What the bot stores and why, then what it holds about this user, then how to erase it."""
     embed = discord.Embed(title=t("privacy.title", lang), description=t("privacy.intro", lang),
                           colour=COLOUR_PRIVACY)
-    for section in ("players", "games", "ratings", "kept"):
+    for section in PRIVACY_SECTIONS:
         embed.add_field(name=t(f"privacy.{section}.title", lang), value=t(f"privacy.{section}.body", lang),
                         inline=False)
     if data.display_name is None and data.seats == 0 and data.ratings == 0:
