@@ -144,7 +144,7 @@ def _outcomes(effect: MoveEffect, rules: Rules, lang: str) -> list[str]:
     if killed:
         found.append(t("narrate.killed", lang, count=killed))
     if effect.freed:
-        found.append(t("narrate.sent_home", lang, count=effect.freed))
+        found.append(t("narrate.rescued", lang, count=effect.freed))
     if struck:
         found.append(t("narrate.struck", lang))
     elif effect.captured:
@@ -186,15 +186,26 @@ def move_sentence(effect: MoveEffect, rules: Rules, player: str, lang: str) -> s
     return sentence
 
 
-def pass_sentence(player: str, throws: tuple[Throw, ...], lang: str) -> str:
-    """Why a turn passed right after its throw: no throw allowed a move (a lone marked side never does)."""
+def can_move_pieces(position: Position | None, seat: str) -> bool:
+    """Whether the seat has a piece at home or on top of a stack (else every throw of theirs passes)."""
+    if position is None:
+        return True
+    return position.home(seat) > 0 or any(stack.owner == seat for _, stack in position.stacks())
+
+
+def pass_sentence(player: str, throws: tuple[Throw, ...], pieces: bool, lang: str) -> str:
+    """Why a turn passed right after its throw: the player has no piece left, a lone marked side never moves,
+    or no move fits the throw."""
+    values = throws_text((throw.value for throw in throws), lang)
+    if not pieces:
+        return t("narrate.pass_out", lang, player=player, throws=values)
     if all(throw.value == 0 for throw in throws):
         return t("narrate.pass_zero" if len(throws) == 1 else "narrate.pass_zero_each", lang, player=player)
-    return t("narrate.pass", lang, player=player, throws=throws_text((throw.value for throw in throws), lang))
+    return t("narrate.pass", lang, player=player, throws=values)
 
 
 def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> list[str]:
-    """One line per thing that happened, in order, for the game message."""
+    """One line per thing that happened, in order, for the game message; `state` is the game right after."""
     happened = list(happenings)
     lines: list[str] = []
 
@@ -208,7 +219,7 @@ def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> lis
                 lines.append(t("game.first", lang, team=first))
             case Thrown(seat=seat, throws=throws, passed=passed):
                 if passed:
-                    lines.append(pass_sentence(who(seat), throws, lang))
+                    lines.append(pass_sentence(who(seat), throws, can_move_pieces(state.position, seat), lang))
             case Moved(seat=seat, effect=effect, lost=lost):
                 lines.append(move_sentence(effect, state.rules, who(seat), lang))
                 if lost:

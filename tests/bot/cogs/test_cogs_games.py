@@ -72,7 +72,8 @@ async def test_an_absent_player_gets_a_move_played_when_the_timer_runs_out(world
 
     assert session.state.seq > seq
     assert session.state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
-    assert "ran out of time (1 of 3 in a row), so the bot moved instead." in game_message(world.games).embeds[0].description
+    told = game_message(world.games).embeds[0].description
+    assert told is not None and "ran out of time (1 of 3 in a row), so the bot moved instead." in told
 
 
 async def test_resigning_asks_first_then_ends_with_rematch_and_replay(world: World) -> None:
