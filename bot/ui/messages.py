@@ -289,7 +289,7 @@ def _team_fields(embed: discord.Embed, state: GameState, lang: str) -> None:
     scores = pos.scores()
     for team in ("A", "B"):
         lines = [_seat_status(pos, seat, lang) for seat in state.seats if seat.team == team]
-        embed.add_field(name=t("game.team_score", lang, team=team, score=scores[team]),
+        embed.add_field(name=t("game.team_score", lang, team=team, count=scores[team]),
                         value="\n".join(lines)[:1024], inline=False)
 
 
