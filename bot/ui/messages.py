@@ -388,6 +388,7 @@ def help_embeds(lang: str) -> list[discord.Embed]:
     for section in HELP_SECTIONS:
         commands.add_field(name=t(f"help.{section}.title", lang), value=t(f"help.{section}.body", lang, **names),
                            inline=False)
+    commands.set_footer(text=t("help.footer", lang))
     board = discord.Embed(title=t("help.board.title", lang), description=t("help.board.intro", lang),
                           colour=COLOUR_GAME)
     for section in BOARD_SECTIONS:

@@ -87,6 +87,11 @@ def game_link(guild_id: int | None, channel_id: int, message_id: int | None) -> 
     return f"<#{channel_id}>"
 
 
+def permission_names(flags: list[str], lang: str) -> str:
+    """Discord permissions by the labels its client shows in `lang`, quoted as that language quotes them."""
+    return ", ".join(t("perm.quoted", lang, name=t(f"perm.{flag}", lang)) for flag in flags)
+
+
 def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> str | None:
     """The sentence for a known refusal, or None for an unexpected error."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -100,13 +105,11 @@ def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> 
     if isinstance(error, Refusal):
         return t(error.key, lang, **error.params)
     if isinstance(error, BotLacksPermissions):
-        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing)
-        return t("error.missing_permissions", lang, permissions=names)
+        return t("error.missing_permissions", lang, permissions=permission_names(error.missing, lang))
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", lang, count=max(1, math.ceil(error.retry_after)))
     if isinstance(error, app_commands.MissingPermissions):
-        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing_permissions)
-        return t("error.user_missing_permissions", lang, permissions=names)
+        return t("error.user_missing_permissions", lang, permissions=permission_names(error.missing_permissions, lang))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", lang)
     return None
