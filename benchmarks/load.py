@@ -7,7 +7,9 @@ by N clicks per game (the test suite's smoke run, tests/e2e/test_load_smoke.py, 
 
 What runs: the real `PulucBot` (bot/app.py: cogs, session layer, SQLite store in a temporary directory,
 renderer) inside SimCord's in-memory Discord, in this one process and one event loop, as the bot runs in
-production. Set-up uses SimCord's actors (`/puluc new`, Join, Start), one at a time.
+production. Set-up uses SimCord's actors (`/puluc new`, Join, Start), one at a time, and is not timed: it
+also warms what a running bot has warm (imports, the database, the renderer's caches). Each table's players
+choose with their own seeded generator, so the games differ and no cache sees the same position twice.
 
 What "concurrent" means here: SimCord's actor verbs cannot overlap, so the load phase injects each click
 the way Discord's gateway would (an INTERACTION_CREATE built by SimCord's own payload builder) without

@@ -36,18 +36,23 @@ def positions(rules: Rules, count: int, seed: int) -> list[tuple[Position, Throw
     return found
 
 
-def long_record(rules: Rules, moves: int) -> GameRecord:
-    """A random game record with exactly `moves` moves (the first seed whose game lasts that long)."""
-    for seed in range(1000):
+def long_records(rules: Rules, moves: int, count: int) -> list[GameRecord]:
+    """`count` different random game records with exactly `moves` moves each (the first seeds whose games
+    last that long)."""
+    found: list[GameRecord] = []
+    for seed in range(5000):
         record = random_game(rules, seed, max_moves=moves)
         if len(record.moves) == moves:
-            return record
-    raise LookupError(f"no random game of {rules} lasted {moves} moves")
+            found.append(record)
+            if len(found) == count:
+                return found
+    raise LookupError(f"fewer than {count} random games of {rules} lasted {moves} moves")
 
 
 def bench_boards(name: str, rules: Rules, count: int) -> None:
     sample = positions(rules, count, 2026)
-    render_board(sample[0][0])  # warm the background and sprite caches, as a running bot has them
+    # Warm the background and sprite caches, as a running bot has them; each timed board is another position.
+    render_board(sample[0][0])
     times: list[float] = []
     sizes: list[int] = []
     for pos, throw in sample:
@@ -63,13 +68,20 @@ def bench_boards(name: str, rules: Rules, count: int) -> None:
     )
 
 
-def bench_replay(name: str, rules: Rules, moves: int) -> None:
-    record = long_record(rules, moves)
-    start = time.perf_counter()
-    data = render_replay(record)
-    elapsed = time.perf_counter() - start
+def bench_replay(name: str, rules: Rules, moves: int, games: int = 3) -> None:
+    """The replay GIF of `games` different games of `moves` moves (after a short one, not timed, that warms
+    the renderer's caches for these rules)."""
+    records = long_records(rules, moves, games)
+    render_replay(random_game(rules, 0, max_moves=10))
+    seconds: list[float] = []
+    sizes: list[int] = []
+    for record in records:
+        start = time.perf_counter()
+        sizes.append(len(render_replay(record)))
+        seconds.append(time.perf_counter() - start)
     print(
-        f"{name:<28} replay GIF {moves} moves: {elapsed:5.2f} s, {len(data) / 1024 / 1024:5.2f} MiB, {moves + 1} frames"
+        f"{name:<28} replay GIF {moves} moves, {moves + 1} frames: p50 {percentile(seconds, 50):5.2f} s  "
+        f"max {max(seconds):5.2f} s  size max {max(sizes) / 1024 / 1024:5.2f} MiB  ({games} games)"
     )
 
 

@@ -1,6 +1,6 @@
 """Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite store, the bot in
-SimCord, and a check that nothing logs an ERROR a test did not declare. The helpers behind them live in
-`tests/helpers.py`."""
+SimCord, a fresh PostgreSQL schema (`postgres_url`: tests/postgres.py), and a check that nothing logs an ERROR a
+test did not declare. The helpers behind them live in `tests/helpers.py`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import simcord
 
 from bot.app import PulucBot
 from bot.config import Settings
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from puluc import Rules
 from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_settings, seeded_bot
+from tests.postgres import fresh_schema
 
 pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
 
@@ -63,10 +64,18 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStore]:
     opened = await open_store(tmp_path / "data" / "puluc.db", clock=clock)
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    """DATABASE_URL of a new, empty PostgreSQL schema, dropped after the test (skipped without a server,
+    failed instead when PULUC_REQUIRE_POSTGRES=1)."""
+    async with fresh_schema() as url:
+        yield url
 
 
 # -- the bot in SimCord -------------------------------------------------------------------------------------
@@ -105,3 +114,14 @@ def world(simcord_env: simcord.Env) -> Iterator[World]:
     # Refusals are expected (each test asserts the sentence the user saw); anything else is a bot error.
     unexpected = [error for error in simcord_env.errors if not is_refusal(error)]
     assert not unexpected, f"the bot raised: {unexpected!r}"
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[logging.Logger]:
+    """The root logger as it was before the test, for tests that run `bot.logs.setup_logging` (or `main`)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)

@@ -36,7 +36,7 @@ from bot.app import PulucBot
 from bot.config import Settings
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
 from bot.sessions.session import Advisor, MovePicker
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from bot.storage.urls import SqliteUrl
 from puluc import GameRecord, Move, Position, Rules
@@ -196,7 +196,7 @@ async def play_out(session: GameSession, manager: SessionManager, clock: FakeClo
 async def finished_bell_game(moves: int | None = None) -> GameState:
     """alice against bob on Bell, both playing their first legal move, to the end (or resigned by alice
     after `moves` moves)."""
-    manager = SessionManager(InMemoryRepository(), picker=first_legal, seeds=lambda: 11)
+    manager = SessionManager(MemoryStorage(), picker=first_legal, seeds=lambda: 11)
     alice, bob = Player(1, "alice"), Player(2, "bob")
     lobby = await manager.open_lobby(alice, Place(guild_id=1, channel_id=1), GameOptions())
     session = manager.get(lobby.game_id)

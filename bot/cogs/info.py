@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.sessions import DEFAULT_VARIANT
 from bot.ui import messages
 from bot.ui.i18n import (
     choices,
@@ -43,7 +44,7 @@ class Info(PulucCog):
         lang = language_for(interaction.locale)
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        picture = await asyncio.to_thread(_start_board, variant or "bell")
+        picture = await asyncio.to_thread(_start_board, variant or DEFAULT_VARIANT)
         embed = messages.rules_embed(lang, page.title, page.description, page.fields, page.footer, image=True)
         await interaction.followup.send(
             embed=embed, file=discord.File(io.BytesIO(picture), filename=messages.BOARD_FILE), ephemeral=True

@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
-from bot.sessions import ActionResult, GameOptions, Place, Player
+from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
 from bot.sessions.errors import NoGameHere
 from bot.sessions.state import ADDED_RULES
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
@@ -27,7 +28,6 @@ from bot.ui.views.ids import ComponentId
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
-DEFAULT_VARIANT = "bell"
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
@@ -95,7 +95,7 @@ class Lobby(PulucCog):
         team_size: app_commands.Range[int, 1, 8] = 1,
         setup: str | None = None,
         ranked: bool | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
         fire: bool = False,
         scorpion: bool = False,

@@ -3,7 +3,7 @@
 A running game is rebuilt from its event log (the truth); the stored position snapshot must equal the
 replay at the snapshot's event number, otherwise the game is reported, not silently trusted. Event payloads
 of kind 'throw' and 'move' are exactly the record's event objects ({"throw": [3], "faces": ["1110"]},
-{"move": "3:H"}). This module must never run SQL (it reads `Store.open_games()`) nor import discord.
+{"move": "3:H"}). This module must never run SQL (it reads `GameRepository.open_games()`) nor import discord.
 """
 
 from __future__ import annotations

@@ -52,6 +52,10 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer version of the bot than this one."""
 
 
+class SchemaTooOld(StorageError):
+    """The database needs migrating first, and it was opened read-only (e.g. as the source of copy-data)."""
+
+
 class GameNotFound(StorageError):
     """No game has this id."""
 

@@ -30,6 +30,7 @@ from bot.storage.types import (
     RatingPoint,
     SeatSpec,
     Standing,
+    StoredCounts,
     Unchanged,
 )
 
@@ -120,6 +121,10 @@ class Storage(GameRepository, Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    async def counts(self) -> StoredCounts:
+        """How many games and players the database holds (cheap enough for a start-up message)."""
+        ...
 
     # -- games
     async def get_game(self, game_id: int) -> Game: ...

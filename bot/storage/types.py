@@ -7,15 +7,16 @@ Must never import a database driver, openskill or discord (errors are in `bot.st
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from bot.storage.errors import InvalidSeat
+from bot.storage.errors import InvalidSeat, UnknownEventKind
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 EndReason = Literal["normal", "resign", "timeout", "cancelled"]
-END_REASONS: frozenset[str] = frozenset({"normal", "resign", "timeout", "cancelled"})
+END_REASONS: frozenset[str] = frozenset(get_args(EndReason))
 # Event payloads speak of seats ("A1"), never of user ids, so forgetting a player never touches the log.
 EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "ai_takeover", "cancel"})
 SEAT_PATTERN = re.compile(r"[AB][1-8]")
@@ -45,14 +46,6 @@ class Unchanged(Enum):
 
 
 UNCHANGED = Unchanged.UNCHANGED
-
-
-
-
-
-
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +86,24 @@ class Seat:
         return self.seat[0]
 
 
+def turn_order(seat: Seat) -> tuple[int, str]:
+    """Sort key of seats in turn order: A1, B1, A2, B2, ... (every backend lists a game's seats so)."""
+    return int(seat.seat[1:]), seat.seat[0]
+
+
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append; payloads are JSON objects that name seats, never users."""
 
     kind: str
     payload: dict[str, Any]
+
+
+def check_kinds(events: Sequence[NewEvent]) -> None:
+    """Refuse events of a kind the log does not accept (before anything is written)."""
+    for event in events:
+        if event.kind not in EVENT_KINDS:
+            raise UnknownEventKind(f"unknown event kind {event.kind!r}; expected one of {sorted(EVENT_KINDS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,3 +278,11 @@ class ForgetReport:
     ratings_deleted: int
     history_deleted: int
     player_deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCounts:
+    """How much a database holds, for start-up and --check messages."""
+
+    games: int
+    players: int

@@ -27,7 +27,7 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage.types import FinishReport
+from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import t
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
@@ -352,7 +352,7 @@ def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:
-        if change.scope != 0:
+        if change.scope != GLOBAL_SCOPE:
             continue  # the global ladder is the one worth a line; the server ladder moves alike
         delta = change.after - change.before
         lines.append(t("game.rating_change", lang, player=names.get(change.user_id, "?"), before=change.before,

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
-from bot.sessions.errors import GameNotFound
+from bot.sessions.errors import GameNotOpen
 from bot.sessions.play import ai_rng
 from bot.ui import messages
 from bot.ui.i18n import public_language
@@ -185,7 +185,7 @@ class Presenter:
         """The newest state of this game (the session's while it is open)."""
         try:
             current = self._manager.get(state.game_id).state
-        except GameNotFound:
+        except GameNotOpen:
             return state
         return current if current.seq >= state.seq else state
 
@@ -291,7 +291,7 @@ class Presenter:
 
     async def _remember_message(self, state: GameState, message_id: int) -> None:
         # A finished game's last message needs no bookkeeping.
-        with contextlib.suppress(GameNotFound):
+        with contextlib.suppress(GameNotOpen):
             await self._manager.get(state.game_id).set_message(message_id)
 
     async def _strip(self, channel_id: int, message_id: int | None) -> None:

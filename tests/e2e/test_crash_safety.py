@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.sessions import Limits, SessionManager
 from bot.sessions.reload import state_from_log
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import GameLog
 from tests.e2e.crash_child import players, resume
 from tests.helpers import first_legal, seed_sequence
@@ -97,7 +97,7 @@ def position_after(log: GameLog, seq: int) -> str:
     return state.position.to_ppn()
 
 
-async def all_logs(store: Store, db: Path) -> dict[int, GameLog]:
+async def all_logs(store: SqliteStore, db: Path) -> dict[int, GameLog]:
     with closing(sqlite3.connect(db)) as conn:
         ids = [row[0] for row in conn.execute("SELECT game_id FROM games ORDER BY game_id")]
     return {game_id: await store.game_log(game_id) for game_id in ids}

@@ -1,6 +1,6 @@
 """The ladder and player commands through a simulated Discord (SimCord) on a real store file.
 
-A second `Store` on the bot's database file plays whole Puluc games (random legal moves, then the loser
+A second store on the bot's database file plays whole Puluc games (random legal moves, then the loser
 resigns) through the store's public API, with a clock the test sets, so the ladder holds listed,
 provisional and inactive players. The bot then answers `/puluc leaderboard`, `profile`, `history`,
 `replay`, `privacy` and `forget-me` as a member would see them.
@@ -26,7 +26,7 @@ from PIL import Image
 
 from bot import app
 from bot.app import PulucBot
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import GLOBAL_SCOPE, NewEvent, SeatSpec
 from bot.ui.i18n import SUPPORTED, t
 from puluc import Game, GameRecord, Rules
@@ -46,11 +46,11 @@ class LadderBot(commands.Bot):
     depend on the rest of the bot while it changes.
     """
 
-    def __init__(self, path: Path, opened: list[Store]) -> None:
+    def __init__(self, path: Path, opened: list[SqliteStore]) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.path = path
         self.opened = opened
-        self.storage: Store | None = None
+        self.storage: SqliteStore | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await open_store(self.path)
@@ -65,17 +65,17 @@ def database(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def opened() -> AsyncIterator[list[Store]]:
+async def opened() -> AsyncIterator[list[SqliteStore]]:
     """Stores the bots opened; closed at the end (SimCord never closes a bot, and an open aiosqlite
     connection is a thread that would keep the test process alive)."""
-    stores: list[Store] = []
+    stores: list[SqliteStore] = []
     yield stores
     for store in stores:
         await store.close()
 
 
 @pytest.fixture
-def simcord_bot(database: Path, opened: list[Store]) -> LadderBot:
+def simcord_bot(database: Path, opened: list[SqliteStore]) -> LadderBot:
     return LadderBot(database, opened)
 
 
@@ -89,7 +89,7 @@ class Played:
 
 
 async def play(
-    store: Store, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
+    store: SqliteStore, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
     *, finish: bool = True,
 ) -> Played:
     """A real duel: random legal moves until MOVES moves are played, then the loser resigns."""
@@ -177,9 +177,9 @@ async def ladder(world: World, database: Path) -> Ladder:
     return seeded
 
 
-def bot_store(env: simcord.Env) -> Store:
+def bot_store(env: simcord.Env) -> SqliteStore:
     store = getattr(env.bot, "storage", None)
-    assert isinstance(store, Store)
+    assert isinstance(store, SqliteStore)
     return store
 
 
@@ -321,7 +321,7 @@ async def test_someone_elses_next_press_gets_their_own_page_and_leaves_the_messa
 
 
 async def test_leaderboard_buttons_work_after_a_restart(
-    world: World, ladder: Ladder, database: Path, opened: list[Store]
+    world: World, ladder: Ladder, database: Path, opened: list[SqliteStore]
 ) -> None:
     shown = await world.alice.slash(world.games, "puluc leaderboard")
     await world.env.restart_bot(LadderBot(database, opened))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import SessionManager
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from bot.storage.sqlite.store import open_store
 from tests.helpers import FakeClock, RandomPicker, make_manager
@@ -24,7 +24,7 @@ def picker() -> RandomPicker:
 async def repo(request: pytest.FixtureRequest, clock: FakeClock, tmp_path: Path) -> AsyncIterator[GameRepository]:
     """Every session test runs on the in-memory repository and on the real SQLite store."""
     if request.param == "memory":
-        yield InMemoryRepository(clock)
+        yield MemoryStorage(clock)
         return
     store = await open_store(tmp_path / "puluc.db", clock=clock)
     try:

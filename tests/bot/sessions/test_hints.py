@@ -10,10 +10,9 @@ from bot.sessions import GameOptions, SessionManager
 from bot.sessions.errors import HintNotAllowed, NotYourTurn
 from bot.sessions.manager import engine_advisor
 from bot.sessions.play import ai_rng
-from bot.sessions.session import Advice
 from bot.storage.protocol import GameRepository
 from puluc import Position
-from puluc.ai import hint
+from puluc.ai import Hint, hint
 from tests.helpers import ALICE, BOB, CHANNEL, FakeClock, RandomPicker, make_manager, started_duel
 
 
@@ -24,9 +23,9 @@ class RecordingAdvisor:
         self.chance = chance
         self.draws: list[float] = []
 
-    async def __call__(self, position: Position, rng: random.Random) -> Advice:
+    async def __call__(self, position: Position, rng: random.Random) -> Hint:
         self.draws.append(rng.random())
-        return Advice(position.legal_moves()[-1], self.chance)
+        return Hint(position.legal_moves()[-1], self.chance, alternatives=(), depth=1)
 
 
 def advised_manager(repo: GameRepository, clock: FakeClock, picker: RandomPicker,
@@ -100,4 +99,4 @@ async def test_the_engine_advisor_reports_the_movers_chance_between_zero_and_one
     position = Position.start(Rules.preset("bell"), "B").throw([Throw.roll(random.Random(3), "bell")])
     advice = await engine_advisor(20)(position, random.Random(1))
     assert advice.move in position.legal_moves()
-    assert 0.0 <= advice.chance <= 1.0
+    assert 0.0 <= advice.expected_value <= 1.0

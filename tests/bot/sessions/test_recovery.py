@@ -7,12 +7,12 @@ import random
 import pytest
 
 from bot.sessions.recovery import SnapshotMismatch, rebuild_running_games, record_of
-from bot.storage.sqlite.store import Store
+from bot.storage.sqlite.store import SqliteStore
 from bot.storage.types import NewEvent, SeatSpec
 from puluc import Game, GameRecord, IllegalMoveError, InvalidRecordError, Position, Rules
 
 
-async def play_stored(store: Store, events: int, seed: int = 3) -> tuple[int, Game]:
+async def play_stored(store: SqliteStore, events: int, seed: int = 3) -> tuple[int, Game]:
     """Play `events` engine events with puluc, committing each (with its snapshot) as the bot would."""
     rng = random.Random(seed)
     rules = Rules.preset("ants")
@@ -37,9 +37,11 @@ async def play_stored(store: Store, events: int, seed: int = 3) -> tuple[int, Ga
     return game_id, game
 
 
-async def test_running_game_is_rebuilt_to_the_live_position(store: Store) -> None:
+async def test_running_game_is_rebuilt_to_the_live_position(store: SqliteStore) -> None:
     game_id, game = await play_stored(store, 30)
-    await store.append_event(game_id, (await store.get_game(game_id)).last_seq + 1, "timeout", {"seat": "A1"})
+    await store.append_events(
+        game_id, (await store.get_game(game_id)).last_seq + 1, [NewEvent("timeout", {"seat": "A1"})]
+    )
     rebuilt, failed = await rebuild_running_games(store)
     assert failed == []
     (only,) = rebuilt
@@ -47,7 +49,7 @@ async def test_running_game_is_rebuilt_to_the_live_position(store: Store) -> Non
     assert only.record.to_dict()["events"] == game.record.to_dict()["events"]
 
 
-async def test_record_export_round_trips_through_json(store: Store) -> None:
+async def test_record_export_round_trips_through_json(store: SqliteStore) -> None:
     game_id, game = await play_stored(store, 12)
     record = record_of(await store.game_log(game_id))
     again = GameRecord.from_json(record.to_json())
@@ -55,22 +57,22 @@ async def test_record_export_round_trips_through_json(store: Store) -> None:
     assert again.seats == {"A1": "Ana", "B1": "AI"} and again.seed == 3
 
 
-async def test_a_snapshot_that_disagrees_with_the_log_is_reported(store: Store) -> None:
+async def test_a_snapshot_that_disagrees_with_the_log_is_reported(store: SqliteStore) -> None:
     game_id, _ = await play_stored(store, 10)
     good_id, _ = await play_stored(store, 10, seed=4)
     async with store._write() as db:  # a snapshot written by a buggy older version, say
-        await db.execute("UPDATE games SET snapshot_ppn = 'x' WHERE game_id = ?", (game_id,))
+        await db.execute("UPDATE games SET snapshot_ppn = 'x' WHERE game_id = ?", game_id)
     rebuilt, failed = await rebuild_running_games(store)
     assert [r.log.game.game_id for r in rebuilt] == [good_id]
     assert [log.game.game_id for log, _ in failed] == [game_id]
     assert isinstance(failed[0][1], SnapshotMismatch)
 
 
-async def test_a_log_the_engine_refuses_is_reported_with_the_event_at_fault(store: Store) -> None:
+async def test_a_log_the_engine_refuses_is_reported_with_the_event_at_fault(store: SqliteStore) -> None:
     game_id, game = await play_stored(store, 10)
     good_id, _ = await play_stored(store, 10, seed=4)
     seq = (await store.get_game(game_id)).last_seq + 1
-    await store.append_event(game_id, seq, "move", {"move": "1:41"})  # no ants road has a cell 41
+    await store.append_events(game_id, seq, [NewEvent("move", {"move": "1:41"})])  # no ants road has a cell 41
     rebuilt, failed = await rebuild_running_games(store)
     assert [r.log.game.game_id for r in rebuilt] == [good_id]
     ((log, error),) = failed
@@ -80,7 +82,7 @@ async def test_a_log_the_engine_refuses_is_reported_with_the_event_at_fault(stor
 
 
 async def test_a_bug_while_rebuilding_is_not_reported_as_a_bad_record(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await play_stored(store, 10)
 

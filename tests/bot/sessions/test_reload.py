@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bot.sessions import SessionManager
-from bot.sessions.errors import GameNotFound
+from bot.sessions.errors import GameNotOpen
 from bot.sessions.reload import CorruptGame, state_from_log
 from bot.storage.protocol import GameRepository
 from bot.storage.types import GameLog, NewEvent
@@ -76,8 +76,8 @@ async def test_a_finished_game_that_cannot_be_read_is_not_found(repo: GameReposi
     state = session.state
     await repo.append_events(state.game_id, state.seq + 1, [NewEvent("move", {"move": "1:41"})])
     restarted = make_manager(repo, clock, picker)  # not loaded: it reads the game from the repository
-    with pytest.raises(GameNotFound) as caught:
+    with pytest.raises(GameNotOpen) as caught:
         await restarted.finished_state(state.game_id)
     assert isinstance(caught.value.__cause__, CorruptGame)
-    with pytest.raises(GameNotFound):
+    with pytest.raises(GameNotOpen):
         await restarted.finished_state(state.game_id + 1000)

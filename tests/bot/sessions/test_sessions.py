@@ -12,7 +12,7 @@ from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
     ChannelBusy,
-    GameNotFound,
+    GameNotOpen,
     GameOver,
     HintNotAllowed,
     HostOnly,
@@ -27,7 +27,7 @@ from bot.sessions.errors import (
     TeamFull,
     TooManyGames,
 )
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from puluc import GameRecord
 from tests.helpers import (
@@ -186,7 +186,7 @@ async def test_a_whole_1v1_game_ends_with_the_engine_outcome(
     assert outcome is not None and (state.winner, state.scores) == (outcome.winner, outcome.scores)
     stored = (await repo.game_log(state.game_id)).game
     assert stored.status == "finished" and stored.winner == state.winner
-    with pytest.raises(GameNotFound):
+    with pytest.raises(GameNotOpen):
         manager.get(state.game_id)
 
 
@@ -207,7 +207,7 @@ async def test_the_stored_log_replays_to_the_final_position(repo: GameRepository
 async def test_the_same_seed_and_moves_give_the_same_throws(clock: FakeClock) -> None:
     records = []
     for _ in range(2):
-        manager = make_manager(InMemoryRepository(clock), clock, RandomPicker(), seed=42)
+        manager = make_manager(MemoryStorage(clock), clock, RandomPicker(), seed=42)
         session = await started_duel(manager)
         await play_out(session, manager, clock, seed=3)
         records.append(session.state.game_record().to_dict())
@@ -358,7 +358,7 @@ async def test_moves_before_the_start_or_after_the_end_are_refused(manager: Sess
 
 
 async def test_a_failed_save_leaves_the_session_unchanged(clock: FakeClock, picker: RandomPicker) -> None:
-    repo = InMemoryRepository(clock)
+    repo = MemoryStorage(clock)
     manager = make_manager(repo, clock, picker)
     session = await started_duel(manager)
     state = session.state

@@ -13,11 +13,11 @@ from bot.storage.errors import ConstraintViolation, StorageError, StorageUnavail
 from bot.storage.sqlite import store as store_module
 from bot.storage.sqlite.connection import Done
 from bot.storage.sqlite.errors import translate
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import NewEvent, SeatSpec
 
 
-async def running_game(store: Store) -> int:
+async def running_game(store: SqliteStore) -> int:
     game_id = await store.create_game(
         guild_id=1, channel_id=2, host_id=1, variant="bell", rules={}, turn_timer_seconds=60,
         seats=[SeatSpec("A1", "a", user_id=1), SeatSpec("B1", "b", user_id=2)],
@@ -58,17 +58,17 @@ async def test_a_full_database_refuses_the_move_and_keeps_the_log(tmp_path: Path
     store = await open_store(tmp_path / "full.db")
     try:
         game_id = await running_game(store)
-        async with store._write() as db:  # the file may not grow any more: every new page is refused
-            pages = next(iter(await db.execute_fetchall("PRAGMA page_count")))[0]
-            await db.execute(f"PRAGMA max_page_count = {pages}")
+        async with store._write() as tx:  # the file may not grow any more: every new page is refused
+            pages = (await tx.fetch("PRAGMA page_count"))[0][0]
+            await tx.fetch(f"PRAGMA max_page_count = {pages}")
         big = [NewEvent("move", {"move": "1:H", "pad": "x" * 3000}) for _ in range(20)]
         with pytest.raises(StorageUnavailable) as caught:
             await store.append_events(game_id, 1, big, snapshot_ppn="p20")
         assert caught.value.reason == "disk_full"
         log = await store.game_log(game_id)
         assert (log.events, log.game.last_seq, log.game.snapshot_ppn) == ((), 0, "p0")
-        async with store._write() as db:
-            await db.execute("PRAGMA max_page_count = 1073741823")
+        async with store._write() as tx:
+            await tx.fetch("PRAGMA max_page_count = 1073741823")
         await store.append_events(game_id, 1, big, snapshot_ppn="p20")  # the store still works afterwards
         assert (await store.get_game(game_id)).last_seq == 20
     finally:

@@ -28,7 +28,7 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.ui.i18n import SUPPORTED, catalogue
 from bot.ui.messages import game_title, narrate
 from puluc import Move, Position, Rules, Throw
@@ -257,7 +257,7 @@ GAME_SEED = 3  # a 2 v 2 ants game with captures, kills, freed teammates, passes
 
 async def seeded_team_game() -> tuple[GameState, list[ActionResult]]:
     """A traditional 2 v 2 ants game, every seat choosing captures and kills when it can (else at random)."""
-    manager = make_manager(InMemoryRepository(), FakeClock(), RandomPicker(), seed=GAME_SEED)
+    manager = make_manager(MemoryStorage(), FakeClock(), RandomPicker(), seed=GAME_SEED)
     lobby = await manager.open_lobby(PLAYERS[0], CHANNEL, GameOptions(variant="ants", team_size=2))
     session = manager.get(lobby.game_id)
     results = [lobby]
