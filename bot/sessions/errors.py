@@ -79,6 +79,12 @@ class IllegalMoveError(SessionError):
     key = "error.illegal_move"
 
 
+class UnreadableMove(IllegalMoveError):
+    """Typed text that is not move notation at all (the engine's InvalidMoveError)."""
+
+    key = "error.move_notation"
+
+
 class HostOnly(SessionError):
     key = "error.host_only"
 

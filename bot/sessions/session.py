@@ -33,6 +33,7 @@ from bot.sessions.errors import (
     NotInvited,
     SeatsEmpty,
     StaleAction,
+    UnreadableMove,
 )
 from bot.sessions.play import (
     Draft,
@@ -222,7 +223,7 @@ class GameSession:
             try:
                 move = Move.parse(move_text.strip())
             except InvalidMoveError as exc:
-                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
+                raise UnreadableMove(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
             draft = Draft(state)
             if seat.timeouts:
                 draft.set_timeouts(seat, 0)

@@ -11,6 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.sessions import GameState, Place, SeatState
+from bot.sessions.errors import IllegalMoveError, UnreadableMove
 from bot.ui.i18n import SUPPORTED, catalogue, choices, t
 from bot.ui.messages import challenge_text, end_embed, game_embed, help_embeds, lobby_embed, variant_title
 from bot.ui.replies import BotLacksPermissions, error_text
@@ -140,3 +141,15 @@ def test_missing_permissions_are_named_as_discord_labels_them(lang: str, text: s
     assert error_text(BotLacksPermissions(["attach_files", "embed_links"]), lang) == text
     members = app_commands.MissingPermissions(["manage_guild"])
     assert t("perm.manage_guild", lang) in (error_text(members, lang) or "")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "hello is not a move in notation: write the throw, a colon and the cell it starts from (H from home), "
+            "like 2:H or 3:7."),
+     ("fr", "«\u00a0hello\u00a0» n’est pas un coup en notation\u00a0: écrivez le lancer, un deux-points et la case "
+            "d’où part le coup (H depuis le camp), comme 2:H ou 3:7.")],
+)
+def test_typed_text_that_is_no_move_is_explained(lang: str, text: str) -> None:
+    assert error_text(UnreadableMove("unreadable move 'hello'", move="hello"), lang) == text
+    assert error_text(IllegalMoveError("not legal", move="2:7b"), lang) == t("error.illegal_move", lang, move="2:7b")
