@@ -174,7 +174,7 @@ PASSES = {
            "Тарас кидає палички, і випадає лише один позначений бік: ходу немає, тож черга переходить далі.",
            "Оксана не може використати кидок 2, що лишився, тож черга переходить далі."],
     "it": ["Marco ha lanciato 4 ma non può muovere, quindi il turno passa.",
-           "Marco ha lanciato un solo lato segnato, che vuol dire nessuna mossa, quindi il turno passa.",
+           "Nel lancio di Marco è uscito un solo lato segnato, che vuol dire nessuna mossa, quindi il turno passa.",
            "Giulia non può usare il lancio rimasto (2), quindi il turno passa."],
     "fr": ["Hugo a lancé 4 mais ne peut pas jouer\u00a0: le tour passe.",
            "Hugo n’a obtenu qu’une seule face marquée, ce qui veut dire aucun coup\u00a0: le tour passe.",
