@@ -23,6 +23,7 @@ from PIL import Image
 from bot.__main__ import main
 from bot.settings_spec import SETTINGS
 from bot.storage import open_storage
+from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import SeatSpec
 from renderer.fonts import find_font
 from tests.helpers import TOKEN
@@ -145,7 +146,8 @@ def test_check_reports_an_existing_database_with_its_games_and_players_and_chang
     configure(monkeypatch, DATABASE_URL=f"sqlite:///{database}")
     code, out, err = check(capsys)
     assert code == 0, err
-    assert f"puluc-bot: database {database}: existing, 2 games and 4 players, schema version 2, intact" in out
+    expected = f"existing, 2 games and 4 players, schema version {LATEST_VERSION}, intact"
+    assert f"puluc-bot: database {database}: {expected}" in out
     assert snapshot(workdir) == before
 
 
@@ -177,7 +179,9 @@ def test_an_existing_empty_file_is_reported_as_empty(
     configure(monkeypatch, DATABASE_URL="sqlite:///puluc.db")
     code, out, err = check(capsys)
     assert code == 0, err
-    assert "existing but empty, 0 games and 0 players, schema version 0; start-up will migrate it to 2" in out
+    expected = ("existing but empty, 0 games and 0 players, "
+                f"schema version 0; start-up will migrate it to {LATEST_VERSION}")
+    assert expected in out
     assert (workdir / "puluc.db").read_bytes() == b""
 
 
@@ -398,8 +402,8 @@ def test_start_up_logs_its_settings_file_database_and_font_one_plain_line_each(
     assert all(LOG_LINE.match(line) for line in logged), logged
     assert any(line.endswith(f"bot: settings from {env_file} and the environment (the environment wins)")
                for line in logged)
-    assert any(line.endswith(f"bot: database {home / 'puluc.db'}: existing, 1 game and 2 players, schema version 2, "
-                             "intact") for line in logged)
+    expected = f"existing, 1 game and 2 players, schema version {LATEST_VERSION}, intact"
+    assert any(line.endswith(f"bot: database {home / 'puluc.db'}: {expected}") for line in logged)
     assert any("bot: board font: " in line for line in logged)
     assert "\x1b[" not in err, "no colour codes when standard error is not a terminal"
     for part in TOKEN_PARTS:

@@ -13,8 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.errors import StorageUnavailable
-from bot.storage.inspection import Inspection
 from bot.storage.sqlite.schema import LATEST_VERSION, check_version
+from bot.storage.types import Inspection
 
 
 async def inspect_file(path: Path) -> Inspection:
