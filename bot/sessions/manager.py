@@ -20,7 +20,7 @@ from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, SelfChalle
 from bot.sessions.reload import CorruptGame, state_from_log
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
-from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
+from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
@@ -177,7 +177,7 @@ class SessionManager:
         async with self._create_lock:
             self.check_can_host(player.user_id, place)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
-                     SeatState("B1", f"AI ({level})", ai_level=level)]
+                     SeatState("B1", ai_seat_name(level), ai_level=level)]
             state = await self._create(player, place, casual, seats)
         return await self.get(state.game_id).start(player.user_id, self.seeds())
 

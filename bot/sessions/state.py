@@ -36,6 +36,17 @@ def ai_level_name(number: int) -> str:
     return AI_LEVELS[min(max(number, 1), len(AI_LEVELS)) - 1]
 
 
+def ai_seat_name(level: str) -> str:
+    """The name an AI seat is stored under ("AI (hard)"); `ai_level_of` reads it back, so that lists built
+    from stored names (a history) can show it in the reader's language."""
+    return f"AI ({level})"
+
+
+def ai_level_of(name: str) -> str | None:
+    """The AI level a stored seat name stands for, or None for a player's name."""
+    return next((level for level in AI_LEVELS if name == ai_seat_name(level)), None)
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A human taking part: the Discord user id and the name shown on the board."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.sessions.state import ai_level_of
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.storage.types import (
     FORGOTTEN_NAME,
@@ -37,9 +38,13 @@ PRIVACY_SECTIONS = ("players", "games", "ratings", "kept")  # what /puluc privac
 
 
 def player_name(name: str, lang: str) -> str:
-    """A stored display name as embed text: the forgotten label translated, markdown escaped, length capped."""
+    """A stored display name as embed text: the forgotten label and AI seats translated, markdown escaped,
+    length capped."""
     if name == FORGOTTEN_NAME:
         return t("profile.forgotten", lang)
+    level = ai_level_of(name)
+    if level is not None:
+        return t("seat.ai", lang, level=t(f"choice.difficulty.{level}", lang))
     shown = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     return discord.utils.escape_markdown(discord.utils.escape_mentions(shown))
 
