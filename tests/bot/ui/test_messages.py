@@ -61,6 +61,7 @@ def test_help_has_a_page_on_reading_the_board(lang: str) -> None:
     assert [field.name for field in board.fields] == [
         t(f"help.board.{section}.title", lang) for section in ("road", "pieces", "moves")]
     assert all(len(field.value or "") <= 1024 for embed in (commands, board) for field in embed.fields)
+    assert len(commands) + len(board) <= 6000  # Discord's limit for all the embeds of one message
 
 
 # --- the variant picker ------------------------------------------------------------------------------------
