@@ -154,3 +154,11 @@ def test_missing_permissions_are_named_as_discord_labels_them(lang: str, text: s
 def test_typed_text_that_is_no_move_is_explained(lang: str, text: str) -> None:
     assert error_text(UnreadableMove("unreadable move 'hello'", move="hello"), lang) == text
     assert error_text(IllegalMoveError("not legal", move="2:7b"), lang) == t("error.illegal_move", lang, move="2:7b")
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_each_added_rules_page_names_the_option_that_turns_it_on(lang: str) -> None:
+    for option in ("fire", "scorpion", "eagle_returns"):
+        name = t(f"cmd.new.opt.{option}.name", lang)
+        assert name in t(f"rules.flag.{option}.body", lang), f"{lang} {option}: {name}"
+        assert f"/{t('cmd.puluc.name', lang)} {t('cmd.new.name', lang)}" in t(f"rules.flag.{option}.body", lang)
