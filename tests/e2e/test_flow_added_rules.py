@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import simcord.interactions as sim_interactions
 
 from bot.services import services
 from bot.sessions import GameSession
@@ -82,23 +81,6 @@ async def test_the_returning_eagle_flies_home_after_its_strike(world: World) -> 
     assert "is gone too" not in told
 
 
-@pytest.fixture
-def locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """SimCord always sends en-US; rewrite the interaction payload's locale (private API)."""
-
-    def set_locale(code: str) -> None:
-        original = sim_interactions.base_payload
-
-        def patched(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-            record, payload = original(*args, **kwargs)
-            payload["locale"] = code
-            return record, payload
-
-        monkeypatch.setattr(sim_interactions, "base_payload", patched)
-
-    return set_locale
-
-
 REFUSALS = {
     "en-US": ("Scorpion cannot be added to Culin: its stacks already run backward.",
               "The returning eagle is a house rule of the Eagle variant; choose Eagle to use it."),
@@ -113,9 +95,9 @@ REFUSALS = {
 
 @pytest.mark.parametrize("code", REFUSALS)
 async def test_forbidden_combinations_are_refused_in_the_players_language(
-    world: World, locale: Callable[[str], None], code: str
+    world: World, interaction_locale: Callable[[str], None], code: str
 ) -> None:
-    locale(code)
+    interaction_locale(code)
     scorpion_on_culin, returns_without_eagle = REFUSALS[code]
     culin = await world.alice.slash(world.games, "puluc new", variant="culin", scorpion=True)
     assert culin.ephemeral and said(culin) == scorpion_on_culin

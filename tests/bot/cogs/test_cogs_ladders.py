@@ -20,7 +20,6 @@ from typing import Any
 import discord
 import pytest
 import simcord
-import simcord.interactions as sim_interactions
 from discord.ext import commands
 from PIL import Image
 
@@ -224,23 +223,6 @@ def posted(world: World) -> discord.Embed:
 
 def field_value(embed: discord.Embed, name: str) -> str:
     return next(f.value for f in embed.fields if f.name == name) or ""
-
-
-@pytest.fixture
-def interaction_locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """SimCord always sends en-US; rewrite the interaction payload's locale (private API)."""
-
-    def set_locale(locale: str) -> None:
-        original = sim_interactions.base_payload
-
-        def patched(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-            record, payload = original(*args, **kwargs)
-            payload["locale"] = locale
-            return record, payload
-
-        monkeypatch.setattr(sim_interactions, "base_payload", patched)
-
-    return set_locale
 
 
 async def forged_click(env: simcord.Env, actor: simcord.MemberActor, message: Any, custom_id: str) -> None:
