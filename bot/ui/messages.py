@@ -37,6 +37,7 @@ COLOUR_END = discord.Colour(0x6B4E9B)
 MAX_LABEL = 80
 MAX_NARRATION_LINES = 12
 BOARD_FILE = "board.png"
+LEGEND_FILE = "legend.png"
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -372,11 +373,11 @@ def rules_embed(lang: str, page_title: str, description: str, fields: Iterable[t
 
 
 HELP_SECTIONS = ("start", "play", "players", "server")
-BOARD_SECTIONS = ("road", "pieces", "moves")
+BOARD_SECTIONS = ("header", "homes", "road", "stacks", "moves")  # as the legend picture numbers them
 
 
 def help_embeds(lang: str) -> list[discord.Embed]:
-    """`/puluc help`: every command, then how to read the board."""
+    """`/puluc help`: every command, then how to read the board (with the labelled picture, `LEGEND_FILE`)."""
     names = {
         "fire": t("cmd.new.opt.fire.name", lang),
         "scorpion": t("cmd.new.opt.scorpion.name", lang),
@@ -394,4 +395,5 @@ def help_embeds(lang: str) -> list[discord.Embed]:
     for section in BOARD_SECTIONS:
         board.add_field(name=t(f"help.board.{section}.title", lang), value=t(f"help.board.{section}.body", lang),
                         inline=False)
+    board.set_image(url=f"attachment://{LEGEND_FILE}")
     return [commands, board]

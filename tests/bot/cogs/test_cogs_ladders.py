@@ -350,7 +350,7 @@ async def test_profile_shows_ratings_record_streak_and_a_rating_chart(world: Wor
     (chart,) = answer(shown).attachments
     assert chart.filename == "rating.png"
     image = Image.open(io.BytesIO(await chart.read()))
-    assert image.format == "PNG" and image.size == (800, 320)
+    assert image.format == "PNG" and image.size == (800, 400)
 
 
 async def test_profile_marks_provisional_and_inactive_ratings(world: World, ladder: Ladder) -> None:

@@ -34,8 +34,10 @@ from bot.ui.ladder_embeds import PRIVACY_SECTIONS
 from bot.ui.messages import BOARD_SECTIONS, HELP_SECTIONS
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
 from puluc import PRESETS, SETUPS
+from renderer.texts import DEFAULT_TEXTS
 
 BOT = Path(bot.__file__).parent
+FILE_NAME = re.compile(r"\.(png|gif|json|toml|py|db)$")  # "board.png" names a file, not the [board] table
 COMMAND_TREE = "the command tree"  # keys that only the command tree can enumerate
 
 
@@ -82,6 +84,9 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "rules.preset.{}.{}": list(itertools.product(PRESETS, PRESET_FIELDS)),
     "rules.preset.{}.summary": _each(PRESETS),
     "choice.variant.{}": _each(PRESETS),  # a rules page's title
+    # words drawn on the images, one per renderer text; and each variant's example board on its rules page
+    "board.{}": _each(DEFAULT_TEXTS),
+    "board.example.{}": _each(PRESETS),
 }
 
 
@@ -90,7 +95,9 @@ def namespaces() -> set[str]:
 
 
 def looks_like_key(text: str) -> bool:
-    """"error.host_only", "cmd.{}.name" (a template), but not "bot.cogs.play" or "board.png"."""
+    """"error.host_only", "cmd.{}.name" (a template), but not "bot.cogs.play" or a file name like "board.png"."""
+    if FILE_NAME.search(text):
+        return False
     return bool(re.fullmatch(r"[a-z][a-z_-]*(\.[a-z0-9_{}-]+)+", text)) and text.split(".", 1)[0] in namespaces()
 
 

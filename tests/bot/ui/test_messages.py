@@ -59,7 +59,8 @@ def test_help_has_a_page_on_reading_the_board(lang: str) -> None:
     commands, board = help_embeds(lang)
     assert board.title == t("help.board.title", lang)
     assert [field.name for field in board.fields] == [
-        t(f"help.board.{section}.title", lang) for section in ("road", "pieces", "moves")]
+        t(f"help.board.{section}.title", lang) for section in ("header", "homes", "road", "stacks", "moves")]
+    assert board.image.url == "attachment://legend.png"  # the labelled picture the cog attaches
     assert all(len(field.value or "") <= 1024 for embed in (commands, board) for field in embed.fields)
     assert len(commands) + len(board) <= 6000  # Discord's limit for all the embeds of one message
 
