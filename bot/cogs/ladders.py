@@ -160,7 +160,8 @@ class Ladders(PulucCog):
         lang = language_for(interaction.locale)
         refusal = await self._replay_refusal(interaction, game_id)
         if refusal is not None:
-            await interaction.response.send_message(t(refusal, lang, game_id=game_id), ephemeral=True)
+            text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         log_ = await self.store.game_log(game_id)
