@@ -32,12 +32,14 @@ from bot.ui.views.components import answer_orphaned_click
 
 __all__ = [
     "EXTENSIONS",
+    "INVITE_PERMISSIONS",
     "SHUTDOWN_GRACE_SECONDS",
     "SHUTTING_DOWN_MESSAGE",
     "PulucBot",
     "PulucTree",
     "StartupError",
     "install_signal_handlers",
+    "invite_url",
     "run_bot",
 ]
 
@@ -56,6 +58,23 @@ EXTENSIONS: tuple[str, ...] = (
 SHUTDOWN_GRACE_SECONDS = 8.0
 
 SHUTTING_DOWN_MESSAGE = "Puluc is restarting right now; please try again in a minute."
+
+# What the bot needs where it plays, and nothing more (README, Setting up the bot, step 3).
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with its slash commands and exactly `INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
 
 
 class StartupError(RuntimeError):
@@ -101,6 +120,7 @@ class PulucBot(commands.Bot):
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.shutdown_grace = SHUTDOWN_GRACE_SECONDS
+        self._invite_shown = False
 
     @property
     def storage(self) -> Storage:
@@ -150,7 +170,13 @@ class PulucBot(commands.Bot):
         await self.sync_commands()
 
     async def on_ready(self) -> None:
+        # on_ready comes again after every reconnect that could not resume; the invite is shown once.
         log.info("ready as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+        if not self.guilds and not self._invite_shown and self.application_id is not None:
+            self._invite_shown = True
+            log.warning(
+                "the bot is in no server yet: to add it to one you manage, open %s", invite_url(self.application_id)
+            )
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Publish the slash commands: to DEV_GUILD_ID at once when set, else globally."""

@@ -8,6 +8,7 @@ renderer exactly as the bot does; it must never import discord or touch the data
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -15,26 +16,34 @@ from puluc import Game, Rules, Throw
 from puluc.ai import choose_move
 from renderer import render_board, render_replay
 
-__all__ = ["DEMO_LEVELS", "DemoError", "run_demo"]
+__all__ = ["DEMO_LEVELS", "DemoError", "DemoFolderInUse", "run_demo"]
 
 # Team A plays medium, team B hard, so the demo also shows the stronger level at work.
 DEMO_LEVELS = {"A": "medium", "B": "hard"}
 # A Bell game on the 9-cell road ends in well under a hundred turns; this only guards against a hang.
 MAX_EVENTS = 5000
+# What the demo writes; a folder holding only these holds a previous demo, which a new one replaces.
+DEMO_FILE = re.compile(r"board_\d{3,}\.png|replay\.gif|record\.json")
 
 
 class DemoError(RuntimeError):
     """The demo game did not finish; a bug in the engine or the AI, never the user's doing."""
 
 
+class DemoFolderInUse(ValueError):
+    """The output folder holds files the demo did not write (or is a file): the demo writes nothing there."""
+
+
 def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
     """Play a seeded Bell game, medium AI (A) against hard AI (B); write its files; return a summary.
 
     Writes `board_000.png` (the start) and one `board_NNN.png` after every move, `replay.gif` and
-    `record.json` into `outdir`, creating it. Raises `OSError` when `outdir` cannot be written.
+    `record.json` into `outdir`, which must be new, empty, or hold only a previous demo's files (they are
+    removed first, and the summary says so). Raises `DemoFolderInUse` when it holds anything else, `OSError`
+    when it cannot be written.
     """
     started = time.perf_counter()
-    outdir.mkdir(parents=True, exist_ok=True)
+    removed = _clear(outdir)
     sticks_rng = random.Random(seed)
     # The AI gets its own stream so that its choices never shift the sequence of throws.
     ai_rng = random.Random(seed + 1)
@@ -77,12 +86,39 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
             f"Team {outcome.winner} ({DEMO_LEVELS[outcome.winner]} AI) won "
             f"{outcome.scores[outcome.winner]} to {outcome.scores[loser]}"
         )
-    return (
+    cleared = (
+        f"Removed the previous demo's {len(removed)} files from {outdir} first ({_span(removed)}). " if removed else ""
+    )
+    return cleared + (
         f"Demo: a Bell game on a {rules.road_length}-cell road, seed {seed}, medium AI (team A) against "
         f"hard AI (team B), {budget_ms} ms per AI move. {result} after {moves} moves in {turns} turns. "
         f"Wrote {len(boards)} board images ({boards[0].name} to {boards[-1].name}), {replay.name} "
         f"and {record.name} to {outdir} in {time.perf_counter() - started:.1f} s."
     )
+
+
+def _clear(outdir: Path) -> list[str]:
+    """Make `outdir` a folder the demo may fill; return the names of a previous demo's files it removed."""
+    if outdir.exists() and not outdir.is_dir():
+        raise DemoFolderInUse(f"{outdir} is a file, not a folder; name a new or empty folder for the demo")
+    outdir.mkdir(parents=True, exist_ok=True)
+    entries = sorted(outdir.iterdir())
+    foreign = [entry.name for entry in entries if not (entry.is_file() and DEMO_FILE.fullmatch(entry.name))]
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise DemoFolderInUse(
+            f"{outdir} holds files the demo did not write ({shown}); name a new or empty folder for the demo"
+        )
+    for entry in entries:
+        entry.unlink()
+    return [entry.name for entry in entries]
+
+
+def _span(names: list[str]) -> str:
+    boards = [name for name in names if name.startswith("board_")]
+    others = [name for name in names if not name.startswith("board_")]
+    shown = [f"{boards[0]} to {boards[-1]}" if len(boards) > 1 else boards[0]] if boards else []
+    return ", ".join(shown + others)
 
 
 def _write(path: Path, data: bytes) -> Path:

@@ -114,3 +114,14 @@ def world(simcord_env: simcord.Env) -> Iterator[World]:
     # Refusals are expected (each test asserts the sentence the user saw); anything else is a bot error.
     unexpected = [error for error in simcord_env.errors if not is_refusal(error)]
     assert not unexpected, f"the bot raised: {unexpected!r}"
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[logging.Logger]:
+    """The root logger as it was before the test, for tests that run `bot.logs.setup_logging` (or `main`)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)

@@ -18,6 +18,7 @@ from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
 from bot.sessions.errors import NoGameHere
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
@@ -92,7 +93,7 @@ class Lobby(PulucCog):
         team_size: app_commands.Range[int, 1, 8] = 1,
         setup: str | None = None,
         ranked: bool | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)

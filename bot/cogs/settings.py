@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.services import services
 from bot.sessions import DEFAULT_VARIANT
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -58,7 +59,7 @@ class Settings(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         default_variant: str | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         ranked: bool | None = None,
         language: str | None = None,
     ) -> None:

@@ -22,6 +22,7 @@ from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
+from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
 from bot.storage.protocol import GameRepository
 from bot.storage.types import SeatSpec
@@ -68,8 +69,11 @@ def engine_advisor(budget_ms: float = HINT_BUDGET_MS) -> Advisor:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    max_open_per_host: int = 3
-    ai_delay: float = 1.0
+    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
+    AI_MOVE_DELAY_SECONDS (bot/settings_spec.py)."""
+
+    max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
+    ai_delay: float = AI_MOVE_DELAY_SECONDS.default
 
 
 class SessionManager:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.sessions.errors import InvalidOptions
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.storage.types import EndReason, GameStatus
 from puluc import PRESETS, SETUPS, InvalidRulesError, Move, MoveEffect, Position, Rules, Throw
 from puluc.record import GameRecord, MoveEvent, ThrowEvent
@@ -21,7 +22,8 @@ DEFAULT_VARIANT = "bell"  # RULES.md §9: Bell is the default preset
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 TIMEOUT_LEVEL = "medium"  # the strength of the move played for a player whose time ran out
 MAX_TIMEOUTS = 3  # consecutive time-outs before the seat goes to the AI (or a 1 v 1 is forfeited)
-MIN_TURN_TIMER, MAX_TURN_TIMER = 30, 86_400
+# The same bounds as the TURN_TIMER_SECONDS setting and the commands' turn_timer options (one definition).
+MIN_TURN_TIMER, MAX_TURN_TIMER = TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum
 
 
 def ai_level_number(level: str) -> int:
@@ -58,7 +60,7 @@ class GameOptions:
     team_size: int = 1
     setup: str | None = None  # None: the variant's default for the team size
     ranked: bool = False
-    turn_timer: int = 600
+    turn_timer: int = TURN_TIMER_SECONDS.default
 
     def rules(self) -> Rules:
         if self.variant not in PRESETS:

@@ -31,6 +31,7 @@ from bot.storage.errors import (
     UnknownEventKind,
     UnsupportedDatabaseUrl,
 )
+from bot.storage.inspection import Inspection, inspect_storage
 from bot.storage.protocol import GameRepository, Storage
 from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteUrl, parse_database_url
 
@@ -45,6 +46,7 @@ __all__ = [
     "GameNotFound",
     "GameRepository",
     "GameStateError",
+    "Inspection",
     "InvalidSeat",
     "PlayerInOpenGame",
     "PostgresUrl",
@@ -56,6 +58,7 @@ __all__ = [
     "StorageUnavailable",
     "UnknownEventKind",
     "UnsupportedDatabaseUrl",
+    "inspect_storage",
     "open_storage",
     "parse_database_url",
 ]

@@ -303,3 +303,46 @@ class StoredCounts:
 
     games: int
     players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """What a database holds now, and what opening it would change."""
+
+    where: str  # absolute path, or host:port/database (never a password)
+    exists: bool  # False: start-up creates it
+    creates: tuple[str, ...]  # what start-up would create, outermost first (folders, then the file)
+    schema_version: int  # 0 for a new or empty database
+    latest_version: int  # the version this bot migrates to
+    games: int
+    players: int
+    integrity: str  # "ok", or the problems found
+
+    @property
+    def empty(self) -> bool:
+        return self.games == 0 and self.players == 0
+
+    def describe(self, *, starting: bool = False) -> str:
+        """One line: "existing, 12 games and 5 players, schema version 2, intact" and the like.
+
+        `starting`: said by a bot that is about to open the database, not by `--check`, which only looks.
+        """
+        if not self.exists:
+            *outer, last = self.creates
+            made = f"{', '.join(outer)} and {last}" if outer else last
+            if starting:
+                return f"new: creating {made}"
+            return f"new: start-up will create {made} (nothing was created now)"
+        state = "existing but empty" if self.empty else "existing"
+        counts = f"{_count(self.games, 'game')} and {_count(self.players, 'player')}"
+        if self.schema_version < self.latest_version:
+            migrate = "migrating it" if starting else "start-up will migrate it"
+            version = f"schema version {self.schema_version}; {migrate} to {self.latest_version}"
+        else:
+            version = f"schema version {self.schema_version}"
+        verdict = "intact" if self.integrity == "ok" else f"DAMAGED ({self.integrity})"
+        return f"{state}, {counts}, {version}, {verdict}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

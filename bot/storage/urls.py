@@ -20,7 +20,7 @@ _EXAMPLES = "sqlite:///data/puluc.db, sqlite:////srv/puluc/puluc.db or postgresq
 
 @dataclass(frozen=True, slots=True)
 class SqliteUrl:
-    """A SQLite database file (relative paths are relative to the directory the bot starts in)."""
+    """A SQLite database file. The settings loader makes a relative path absolute (bot/config.py says how)."""
 
     path: Path
 

@@ -24,5 +24,5 @@ def check_current(version: int, latest: int) -> None:
     if version < latest:
         raise SchemaTooOld(
             f"the database is at schema version {version} and needs migrating to {latest}; start the bot on "
-            "it once (or run puluc-bot --check with it as DATABASE_URL), then try again"
+            "it once (it migrates on start-up), then try again"
         )

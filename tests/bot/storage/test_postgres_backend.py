@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -145,18 +146,22 @@ async def test_a_connection_cut_inside_a_transaction_is_unreachable_and_writes_n
         await storage.close()
 
 
-async def test_check_migrates_and_names_the_database_without_its_password(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+async def test_check_tries_the_migrations_changes_nothing_and_hides_the_password(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here: the settings come from the environment
     url = postgres_url.replace("postgresql://postgres@", "postgresql://postgres:hunter2@")  # trust: ignored
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_URL", url)
-    assert await asyncio.to_thread(main, ["--check", "--env-file", "/nonexistent/.env"]) == 0
+    assert await asyncio.to_thread(main, ["--check"]) == 0
     out, err = capsys.readouterr()
-    assert "127.0.0.1:5432/test" in out and "migrated and intact" in out
+    assert "127.0.0.1:5432/test" in out and f"start-up will migrate it to {schema.LATEST_VERSION}" in out
     assert "hunter2" not in out + err
-    storage = await open_storage(postgres_url)
+    storage = await open_storage(postgres_url)  # start-up migrates: --check had left the schema empty
     try:
         assert await storage.schema_version() == schema.LATEST_VERSION
     finally:
         await storage.close()
+    assert await asyncio.to_thread(main, ["--check"]) == 0
+    out, _ = capsys.readouterr()
+    assert "existing but empty, 0 games and 0 players" in out and "intact" in out
