@@ -20,13 +20,13 @@ from bot.ui.i18n import command_description, command_name, language_for, option_
 from bot.ui.season_embeds import podium, started_text
 
 ADMIN_GROUP = "puluc-admin"
+GROUP = "season"
 
 
 class Seasons(commands.Cog):
     """Closing and starting seasons of a server's ladders."""
 
-    season = app_commands.Group(name=command_name("season"), description=command_description("season"),
-                                guild_only=True)
+    season = app_commands.Group(name=command_name(GROUP), description=command_description(GROUP), guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -44,9 +44,9 @@ class Seasons(commands.Cog):
         if isinstance(admin, app_commands.Group):
             admin.remove_command(self.season.name)
 
-    @season.command(name=command_name("season.start"), description=command_description("season.start"))
-    @app_commands.rename(confirm=option_name("season.start", "confirm"))
-    @app_commands.describe(confirm=option_description("season.start", "confirm"))
+    @season.command(name=command_name("start", GROUP), description=command_description("start", GROUP))
+    @app_commands.rename(confirm=option_name("start", "confirm", GROUP))
+    @app_commands.describe(confirm=option_description("start", "confirm", GROUP))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def start(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
         guild_id = interaction.guild_id

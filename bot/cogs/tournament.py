@@ -20,37 +20,38 @@ from bot.sessions import DEFAULT_VARIANT, Player
 from bot.sessions.tournaments.errors import TournamentNotOpen
 from bot.sessions.tournaments.manager import TournamentManager
 from bot.storage import ratings
-from bot.storage.tournament_types import Tournament, TournamentFormat, TournamentSettings
+from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.tournament_texts import standings_embed
 from bot.ui.views.tournaments import DYNAMIC_ITEMS
 
+GROUP = "tournament"
 CREATE_OPTIONS = ("name", "format", "variant", "setup", "turn_timer", "round_limit", "ranked")
 HOURS = 3600
 MAX_CHOICES = 25
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
-    return {option: option_name(f"tournament.{command}", option) for option in options}
+    return {option: option_name(command, option, GROUP) for option in options}
 
 
 def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
-    return {option: option_description(f"tournament.{command}", option) for option in options}
+    return {option: option_description(command, option, GROUP) for option in options}
 
 
 def _which(command: str) -> Any:
     """The `tournament` option every command but create shares: rename and describe it per command."""
     def decorate(func: Any) -> Any:
-        func = app_commands.rename(tournament=option_name(f"tournament.{command}", "tournament"))(func)
-        return app_commands.describe(tournament=option_description(f"tournament.{command}", "tournament"))(func)
+        func = app_commands.rename(tournament=option_name(command, "tournament", GROUP))(func)
+        return app_commands.describe(tournament=option_description(command, "tournament", GROUP))(func)
     return decorate
 
 
 class Tournaments(PulucCog):
     """Creating, entering, running and showing tournaments."""
 
-    tournament = app_commands.Group(name=command_name("tournament"), description=command_description("tournament"))
+    tournament = app_commands.Group(name=command_name(GROUP), description=command_description(GROUP))
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -70,7 +71,7 @@ class Tournaments(PulucCog):
 
     # -- commands ---------------------------------------------------------------------------------------
 
-    @tournament.command(name=command_name("tournament.create"), description=command_description("tournament.create"))
+    @tournament.command(name=command_name("create", GROUP), description=command_description("create", GROUP))
     @app_commands.rename(**_names("create", CREATE_OPTIONS))
     @app_commands.describe(**_descriptions("create", CREATE_OPTIONS))
     @app_commands.choices(format=choices("format"), variant=choices("variant"), setup=choices("setup"))
@@ -105,7 +106,7 @@ class Tournaments(PulucCog):
         update = await self.manager.create(_player(interaction.user), guild_id, channel_id, settings)
         await self._confirm(interaction, "tournament.done.created", update.tournament)
 
-    @tournament.command(name=command_name("tournament.join"), description=command_description("tournament.join"))
+    @tournament.command(name=command_name("join", GROUP), description=command_description("join", GROUP))
     @_which("join")
     async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
@@ -113,7 +114,7 @@ class Tournaments(PulucCog):
         update = await self.manager.join(found.tournament_id, _player(interaction.user))
         await self._confirm(interaction, "tournament.done.joined", update.tournament)
 
-    @tournament.command(name=command_name("tournament.leave"), description=command_description("tournament.leave"))
+    @tournament.command(name=command_name("leave", GROUP), description=command_description("leave", GROUP))
     @_which("leave")
     async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
@@ -121,20 +122,19 @@ class Tournaments(PulucCog):
         update = await self.manager.leave(found.tournament_id, interaction.user.id)
         await self._confirm(interaction, "tournament.done.left", update.tournament)
 
-    @tournament.command(name=command_name("tournament.start"), description=command_description("tournament.start"))
+    @tournament.command(name=command_name("start", GROUP), description=command_description("start", GROUP))
     @_which("start")
     async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
         await self._start(interaction, found.tournament_id)
 
-    @tournament.command(name=command_name("tournament.cancel"), description=command_description("tournament.cancel"))
+    @tournament.command(name=command_name("cancel", GROUP), description=command_description("cancel", GROUP))
     @_which("cancel")
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
         await self._cancel(interaction, found.tournament_id)
 
-    @tournament.command(name=command_name("tournament.standings"),
-                        description=command_description("tournament.standings"))
+    @tournament.command(name=command_name("standings", GROUP), description=command_description("standings", GROUP))
     @_which("standings")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         guild_id, _ = self._where(interaction)
@@ -238,13 +238,11 @@ def _manages(interaction: discord.Interaction[Any]) -> bool:
 
 
 def _format(value: str) -> TournamentFormat:
-    if value == "round_robin":
-        return "round_robin"
-    if value == "single_elimination":
-        return "single_elimination"
-    if value == "swiss":
-        return "swiss"
-    raise Refusal("error.invalid_option", value=value, option="format")
+    """The format a choice names (the option offers only these)."""
+    for known in FORMATS:
+        if known == value:
+            return known
+    raise ValueError(f"unknown tournament format {value!r}; the choices are {FORMATS}")
 
 
 def _choices(found: tuple[Tournament, ...], current: str) -> list[app_commands.Choice[int]]:

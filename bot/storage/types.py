@@ -56,6 +56,23 @@ class GuildSettings:
     turn_timer_seconds: int | None
     locale: str | None
 
+    def updated(
+        self,
+        *,
+        default_variant: str | Unchanged | None = UNCHANGED,
+        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
+        locale: str | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """These settings with the given ones changed (None resets one to the bot's default)."""
+        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
+            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
+        return GuildSettings(
+            self.guild_id,
+            self.default_variant if isinstance(default_variant, Unchanged) else default_variant,
+            self.turn_timer_seconds if isinstance(turn_timer_seconds, Unchanged) else turn_timer_seconds,
+            self.locale if isinstance(locale, Unchanged) else locale,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:

@@ -41,7 +41,8 @@ class PostgresUrl:
 
     @property
     def where(self) -> str:
-        return f"{self.host}:{self.port}/{self.database}"
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address keeps its brackets
+        return f"{host}:{self.port}/{self.database}"
 
 
 DatabaseUrl = SqliteUrl | PostgresUrl

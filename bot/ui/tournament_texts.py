@@ -16,6 +16,8 @@ from bot.ui.messages import duration, variant_title
 
 COLOUR_TOURNAMENT = discord.Colour(0xB8860B)
 MAX_LINES = 40  # lines of pairings or results in one message; the rest are counted
+TABLE_COLUMNS = ("player", "points", "buchholz", "sonneborn", "record")  # tournament.standings.col_<name>
+TABLE_FORMATS = ("round_robin", "swiss")  # the formats shown as a table, each with its tie-breaks explained
 NAME_WIDTH = 16  # characters of a name in a standings table
 
 

@@ -102,7 +102,7 @@ async def test_round_robin_of_four_with_a_forfeit_by_the_time_limit(world: World
             a, _ = cup.players(first)
             await cup.play(first, winner=a)
             await world.env.advance_time(HOUR + 5)
-            assert "forfeited" in idle.last_message.content
+            assert "both of them lose it" in idle.last_message.content
             continue
         for room in rooms:
             a, _ = cup.players(room)

@@ -264,7 +264,7 @@ def _after(child: Position, depth: int, team: int) -> float:
 def test_search_values_are_the_plain_expectiminimax_values(variant: str, depth: int) -> None:
     rules = VARIANTS[variant]
     for pos in positions_with_a_choice(rules, 4, seed=21):
-        team = pos._turn & 1
+        team = pos.turn_index & 1
         result = search(model_for(rules), pos, 10**9, time.perf_counter() + 60, max_depth=depth)
         for move, value in result.scored:
             assert value == pytest.approx(_after(pos.play(move), result.depth, team), abs=1e-9)

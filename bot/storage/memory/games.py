@@ -91,15 +91,9 @@ class MemoryGames:
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
-        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
-            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
         self._maybe_fail()
-        old = await self.guild_settings(guild_id)
-        new = GuildSettings(
-            guild_id,
-            old.default_variant if isinstance(default_variant, Unchanged) else default_variant,
-            old.turn_timer_seconds if isinstance(turn_timer_seconds, Unchanged) else turn_timer_seconds,
-            old.locale if isinstance(locale, Unchanged) else locale,
+        new = (await self.guild_settings(guild_id)).updated(
+            default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
         )
         self._guilds[guild_id] = new
         return new

@@ -209,6 +209,23 @@ class PostgresStore(SqlStore):
                 await transaction.commit()
                 return
 
+    async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        """One statement on a pooled connection, without a transaction around it (it is its own snapshot);
+        a read is safe to repeat, so a connection found dead is replaced and the statement run again."""
+        try:
+            for attempt in range(1, BEGIN_ATTEMPTS + 1):
+                async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn:
+                    try:
+                        rows: Sequence[Row] = await conn.fetch(numbered(sql), *args)
+                    except (*CONNECTION_LOST, asyncpg.exceptions.InternalClientError):
+                        if attempt == BEGIN_ATTEMPTS:
+                            raise
+                        continue
+                    return rows
+        except DRIVER_ERRORS as exc:
+            raise translate(exc) from exc
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
     async def _after_bulk_load(self, tx: Transaction) -> None:
         for table, column in (("games", "game_id"), ("tournaments", "tournament_id")):
             # The names are this module's own literals; PostgreSQL takes no parameters for identifiers.

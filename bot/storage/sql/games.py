@@ -1,6 +1,6 @@
-"""The game log in SQL: lobbies, seats, the append-only event log with its compare-and-set, and settings.
+"""The game log in SQL: lobbies, seats, and the append-only event log with its compare-and-set.
 
-The first layer of `bot.storage.sql.store.SqlStore`. Every public method is one transaction (`self._write()` or
+A layer of `bot.storage.sql.store.SqlStore`. Every public method is one transaction (`self._write()` or
 `self._read()`), committed before it returns, so a caller that awaits a write may tell the user it happened.
 An event is appended only if the game's `last_seq` is still the number the caller saw (compare-and-set on
 the games row), and the events table's primary key (game_id, seq) refuses a number twice even if
@@ -10,8 +10,7 @@ the games row), and the events table's primary key (game_id, seq) refuses a numb
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import (
@@ -21,7 +20,8 @@ from bot.storage.errors import (
     GameNotFound,
     GameStateError,
 )
-from bot.storage.sql.port import Dialect, Row, Transaction
+from bot.storage.sql.port import Row, Transaction
+from bot.storage.sql.settings import SettingsQueries
 from bot.storage.types import (
     END_REASONS,
     UNCHANGED,
@@ -30,7 +30,6 @@ from bot.storage.types import (
     FinishReport,
     Game,
     GameLog,
-    GuildSettings,
     NewEvent,
     Seat,
     SeatSpec,
@@ -48,90 +47,12 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class GameQueries:
-    """Games, seats, events and server settings: the first layer of `SqlStore`."""
-
-    _clock: Callable[[], float]
-    _dialect: Dialect
-    _read: Callable[[], AbstractAsyncContextManager[Transaction]]
-    _write: Callable[[], AbstractAsyncContextManager[Transaction]]
+class GameQueries(SettingsQueries):
+    """Games, seats and events, on top of the settings."""
 
     async def _finish_rating(self, tx: Transaction, game_id: int, winner: str | None, now: float) -> FinishReport:
         """Rate a game inside finish_game's transaction: `bot.storage.sql.ladders.LadderQueries` does."""
         raise NotImplementedError
-
-    # --- server and channel settings ---------------------------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self._read() as tx:
-            row = await tx.fetchrow(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
-            )
-        if row is None:
-            return GuildSettings(guild_id, None, None, None)
-        return GuildSettings(guild_id, row[0], row[1], row[2])
-
-    async def update_guild_settings(
-        self,
-        guild_id: int,
-        *,
-        default_variant: str | Unchanged | None = UNCHANGED,
-        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
-        locale: str | Unchanged | None = UNCHANGED,
-    ) -> GuildSettings:
-        """Change the given settings (None resets one to the bot's default) and return them all."""
-        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
-            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
-        async with self._write() as tx:
-            await self._ensure_guild(tx, guild_id)
-            row = await tx.fetchrow(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?"
-                + self._dialect.lock_rows,
-                guild_id,
-            )
-            assert row is not None  # just ensured
-            new = GuildSettings(
-                guild_id,
-                row[0] if default_variant is UNCHANGED else default_variant,
-                row[1] if turn_timer_seconds is UNCHANGED else turn_timer_seconds,
-                row[2] if locale is UNCHANGED else locale,
-            )
-            await tx.execute(
-                "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
-                new.default_variant,
-                new.turn_timer_seconds,
-                new.locale,
-                guild_id,
-            )
-        return new
-
-    async def _ensure_guild(self, tx: Transaction, guild_id: int) -> None:
-        await tx.execute(
-            "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
-            guild_id,
-            self._clock(),
-        )
-
-    async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
-        """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
-        async with self._write() as tx:
-            if ranked is None:
-                await tx.execute("DELETE FROM channel_settings WHERE channel_id = ?", channel_id)
-                return
-            await self._ensure_guild(tx, guild_id)
-            await tx.execute(
-                "INSERT INTO channel_settings (channel_id, guild_id, ranked) VALUES (?, ?, ?) "
-                "ON CONFLICT (channel_id) DO UPDATE SET ranked = excluded.ranked",
-                channel_id,
-                guild_id,
-                ranked,
-            )
-
-    async def channel_ranked(self, channel_id: int) -> bool | None:
-        """The channel's ranked override, or None when the channel has none."""
-        async with self._read() as tx:
-            row = await tx.fetchrow("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
-        return None if row is None else bool(row[0])
 
     async def _upsert_players(self, tx: Transaction, specs: Sequence[SeatSpec]) -> None:
         """Record that these users acted now, under these names (in user id order, so two transactions

@@ -11,7 +11,7 @@ Must never import a database driver, discord or puluc.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import cast
 
 from bot.storage import ratings
@@ -29,6 +29,7 @@ from bot.storage.types import (
 )
 
 CountKey = tuple[str, int, int, int]  # (ladder, scope, day, bucket) of ladder_counts
+Fetch = Callable[..., Awaitable[Sequence[Row]]]
 
 _STANDING_COLUMNS = (
     "r.ladder, r.scope, r.user_id, p.display_name, r.mu, r.sigma, r.conservative, r.games, r.wins, r.draws, "
@@ -46,10 +47,11 @@ def rebuild_counts_sql(dialect: Dialect) -> str:
     )
 
 
-def _standings_sql(dialect: Dialect, where: str) -> str:
+def _standings_sql(dialect: Dialect, where: str, extra: str = "") -> str:
     """Standing rows with the number of listed players ahead (leaderboard order: conservative DESC, user_id):
     whole buckets above from ladder_counts, then an exact count inside the row's own bucket, then equal
-    ratings by user id. Parameters: day, min_games, since, min_games, since, then those of `where`."""
+    ratings by user id. `extra` adds columns after `ahead`. Parameters: day, min_games, since, min_games, since,
+    then those of `where`."""
     bucket = dialect.floor.format(f"r.conservative * {BUCKETS_PER_POINT}")
     return (
         f"SELECT {_STANDING_COLUMNS}, "
@@ -60,7 +62,7 @@ def _standings_sql(dialect: Dialect, where: str) -> str:
         f"{BUCKETS_PER_POINT} AND o.games >= ? AND o.last_played >= ?) + "
         "(SELECT count(*) FROM ratings o WHERE o.ladder = r.ladder AND o.scope = r.scope "
         "AND o.conservative = r.conservative AND o.user_id < r.user_id AND o.games >= ? AND o.last_played >= ?) "
-        f"AS ahead FROM ratings r JOIN players p ON p.user_id = r.user_id WHERE {where}"
+        f"AS ahead{extra} FROM ratings r JOIN players p ON p.user_id = r.user_id WHERE {where}"
     )
 
 
@@ -201,9 +203,10 @@ class LadderQueries(GameQueries):
             now_.provisional, now_.active, ahead + 1 if not now_.provisional and now_.active else None,
         )
 
-    async def _standings(self, tx: Transaction, now: float, where: str, *args: object) -> list[Standing]:
+    async def _standings(self, fetch: Fetch, now: float, where: str, *args: object) -> list[Standing]:
+        """Standings matching `where`, with their ranks, read by `fetch` (a transaction's, or `_fetch`)."""
         since = ratings.active_since(now)
-        rows = await tx.fetch(
+        rows = await fetch(
             _standings_sql(self._dialect, where),
             ratings.day_of(since), PROVISIONAL_GAMES, since, PROVISIONAL_GAMES, since, *args,
         )
@@ -213,61 +216,61 @@ class LadderQueries(GameQueries):
         self, ladder: str, scope: int, page: int = 0, *, caller_id: int | None = None
     ) -> LeaderboardPage:
         """One page (PAGE_SIZE rows) of rated, non-provisional players active in the last 30 days, and the
-        caller's own standing (on the page or not), read in one snapshot."""
+        caller's own standing (on the page or not): one statement, so one snapshot and one round trip."""
         lad = check_ladder(ladder)
         if page < 0:
             raise ValueError(f"pages start at 0, not {page}")
         now = self._clock()
         since = ratings.active_since(now)
-        async with self._read() as tx:
-            rows = await tx.fetch(
-                f"SELECT {_STANDING_COLUMNS} FROM ratings r JOIN players p ON p.user_id = r.user_id "
-                "WHERE r.ladder = ? AND r.scope = ? AND r.games >= ? AND r.last_played >= ? "
-                "ORDER BY r.conservative DESC, r.user_id LIMIT ? OFFSET ?",
-                lad, scope, PROVISIONAL_GAMES, since, PAGE_SIZE + 1, page * PAGE_SIZE,
+        # part 0: the page (its ranks follow from the offset); part 1: the caller's standing with its rank.
+        sql = (
+            f"SELECT * FROM (SELECT {_STANDING_COLUMNS}, 0 AS ahead, 0 AS part FROM ratings r "
+            "JOIN players p ON p.user_id = r.user_id "
+            "WHERE r.ladder = ? AND r.scope = ? AND r.games >= ? AND r.last_played >= ? "
+            "ORDER BY r.conservative DESC, r.user_id LIMIT ? OFFSET ?) AS page"
+        )
+        args: list[object] = [lad, scope, PROVISIONAL_GAMES, since, PAGE_SIZE + 1, page * PAGE_SIZE]
+        if caller_id is not None:
+            sql += (
+                " UNION ALL SELECT * FROM ("
+                + _standings_sql(self._dialect, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", ", 1 AS part")
+                + ") AS caller"
             )
-            entries = tuple(
-                self._standing(row, now, page * PAGE_SIZE + i) for i, row in enumerate(rows[:PAGE_SIZE])
-            )
-            caller = next((e for e in entries if e.user_id == caller_id), None)
-            if caller_id is not None and caller is None:
-                found = await self._standings(
-                    tx, now, "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, caller_id
-                )
-                caller = found[0] if found else None
-        return LeaderboardPage(lad, scope, page, entries, page > 0, len(rows) > PAGE_SIZE, caller)
+            args += [ratings.day_of(since), PROVISIONAL_GAMES, since, PROVISIONAL_GAMES, since, lad, scope, caller_id]
+        rows = await self._fetch(sql + " ORDER BY 14, 7 DESC, 3", *args)
+        listed = [row for row in rows if row[13] == 0]
+        entries = tuple(self._standing(row, now, page * PAGE_SIZE + i) for i, row in enumerate(listed[:PAGE_SIZE]))
+        caller = next((self._standing(row, now, int(row[12])) for row in rows if row[13] == 1), None)
+        return LeaderboardPage(lad, scope, page, entries, page > 0, len(listed) > PAGE_SIZE, caller)
 
     async def standing(self, user_id: int, ladder: str, scope: int) -> Standing | None:
         """The player's rating and rank on one ladder, or None if they never played a ranked game on it."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            found = await self._standings(
-                tx, self._clock(), "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, user_id
-            )
+        found = await self._standings(
+            self._fetch, self._clock(), "r.ladder = ? AND r.scope = ? AND r.user_id = ?", lad, scope, user_id
+        )
         return found[0] if found else None
 
     async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None:
         """The player's mu and sigma on one ladder now, the uncertainty of a long absence included (None before
         their first ranked game there)."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            row = await tx.fetchrow(
-                "SELECT mu, sigma, last_played FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?",
-                lad, scope, user_id,
-            )
-        return None if row is None else ratings.with_absence(Skill(row[0], row[1]), row[2], self._clock())
+        rows = await self._fetch(
+            "SELECT mu, sigma, last_played FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?",
+            lad, scope, user_id,
+        )
+        return ratings.with_absence(Skill(rows[0][0], rows[0][1]), rows[0][2], self._clock()) if rows else None
 
     async def rating_history(
         self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE, limit: int = 200
     ) -> tuple[RatingPoint, ...]:
         """Displayed rating after each of the player's last `limit` ranked games, oldest first (the chart)."""
         lad = check_ladder(ladder)
-        async with self._read() as tx:
-            rows = await tx.fetch(
-                "SELECT game_id, played_at, rating_after FROM rating_history WHERE user_id = ? AND ladder = ? "
-                "AND scope = ? ORDER BY played_at DESC, game_id DESC LIMIT ?",
-                user_id, lad, scope, limit,
-            )
+        rows = await self._fetch(
+            "SELECT game_id, played_at, rating_after FROM rating_history WHERE user_id = ? AND ladder = ? "
+            "AND scope = ? ORDER BY played_at DESC, game_id DESC LIMIT ?",
+            user_id, lad, scope, limit,
+        )
         return tuple(RatingPoint(r[0], r[1], r[2]) for r in reversed(rows))
 
 

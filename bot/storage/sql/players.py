@@ -81,7 +81,7 @@ class PlayerQueries(LadderQueries):
             if player is None:
                 return None
             found = await self._standings(
-                tx, now, f"r.user_id = ? AND r.scope IN ({', '.join('?' * len(scopes))})", user_id, *scopes
+                tx.fetch, now, f"r.user_id = ? AND r.scope IN ({', '.join('?' * len(scopes))})", user_id, *scopes
             )
             best = {
                 r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
@@ -106,10 +106,8 @@ class PlayerQueries(LadderQueries):
         self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
     ) -> tuple[GameSummary, ...]:
         """The player's last finished or cancelled games, newest first, each seen from the player's seat."""
-        async with self._read() as tx:
-            rows = await tx.fetch(
-                _HISTORY, user_id, _NEWEST_GAME_ID if before_game_id is None else before_game_id, limit
-            )
+        before = _NEWEST_GAME_ID if before_game_id is None else before_game_id
+        rows = await self._fetch(_HISTORY, user_id, before, limit)
         games: dict[tuple[int, str], list[tuple[str, str]]] = {}
         firsts: list[Row] = []
         for r in rows:
@@ -123,16 +121,14 @@ class PlayerQueries(LadderQueries):
 
     async def personal_data(self, user_id: int) -> PersonalData:
         """Counts of everything stored about a user (for the privacy command), in one query."""
-        async with self._read() as tx:
-            row = await tx.fetchrow(
-                "SELECT (SELECT display_name FROM players WHERE user_id = ?), "
-                "(SELECT last_active FROM players WHERE user_id = ?), "
-                "(SELECT count(*) FROM seats WHERE user_id = ?), (SELECT count(*) FROM games WHERE host_id = ?), "
-                "(SELECT count(*) FROM ratings WHERE user_id = ?), "
-                "(SELECT count(*) FROM rating_history WHERE user_id = ?)",
-                *(user_id,) * 6,
-            )
-        assert row is not None  # a SELECT without FROM returns one row
+        (row,) = await self._fetch(  # a SELECT without FROM returns one row
+            "SELECT (SELECT display_name FROM players WHERE user_id = ?), "
+            "(SELECT last_active FROM players WHERE user_id = ?), "
+            "(SELECT count(*) FROM seats WHERE user_id = ?), (SELECT count(*) FROM games WHERE host_id = ?), "
+            "(SELECT count(*) FROM ratings WHERE user_id = ?), "
+            "(SELECT count(*) FROM rating_history WHERE user_id = ?)",
+            *(user_id,) * 6,
+        )
         return PersonalData(user_id, row[0], row[1], int(row[2]), int(row[3]), int(row[4]), int(row[5]))
 
     async def forget_me(self, user_id: int) -> ForgetReport:

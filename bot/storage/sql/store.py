@@ -16,7 +16,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from bot.storage.sql.ladders import rebuild_counts_sql
-from bot.storage.sql.port import Dialect, Transaction
+from bot.storage.sql.port import Dialect, Row, Transaction
 from bot.storage.sql.tables import TABLES, Table
 from bot.storage.sql.tournaments import TournamentQueries
 from bot.storage.types import StoredCounts
@@ -82,6 +82,12 @@ class SqlStore(TournamentQueries):
     async def schema_version(self) -> int:
         raise NotImplementedError
 
+    async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        """One statement's rows. A single statement sees one committed snapshot by itself, so a backend may run
+        it without BEGIN and COMMIT around it (two round trips fewer on PostgreSQL)."""
+        async with self._read() as tx:
+            return await tx.fetch(sql, *args)
+
     async def _engine_problems(self) -> list[str]:
         """What the database engine finds wrong with itself (SQLite: PRAGMA integrity_check)."""
         raise NotImplementedError
@@ -118,9 +124,7 @@ class SqlStore(TournamentQueries):
         return "\n".join(problems) if problems else "ok"
 
     async def counts(self) -> StoredCounts:
-        async with self._read() as tx:
-            row = await tx.fetchrow("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM players)")
-        assert row is not None  # a SELECT without FROM returns one row
+        (row,) = await self._fetch("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM players)")
         return StoredCounts(int(row[0]), int(row[1]))
 
     # --- whole tables (copy-data, benchmarks) -------------------------------------------------------------------

@@ -18,10 +18,9 @@ from bot.storage.sqlite.errors import translate
 
 
 class Done(NamedTuple):
-    """What a statement did: the rows it changed and the last inserted row id."""
+    """What a statement did: the rows it changed."""
 
     rowcount: int
-    lastrowid: int | None
 
 
 async def run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Done:
@@ -33,13 +32,13 @@ async def run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) ->
     ran keeps every SQLite call on one thread.
     """
     async with db.execute(sql, params) as cursor:
-        return Done(cursor.rowcount, cursor.lastrowid)
+        return Done(cursor.rowcount)
 
 
 async def run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> Done:
     """`run` for one statement over many parameter rows."""
     async with db.executemany(sql, rows) as cursor:
-        return Done(cursor.rowcount, cursor.lastrowid)
+        return Done(cursor.rowcount)
 
 
 class SqliteTransaction:

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage.errors import SchemaTooNew
 from bot.storage.sql import versions
-
-__all__ = ["LATEST_VERSION", "MIGRATIONS", "SchemaTooNew", "check_current", "check_version", "migrate_sync"]
 
 # Version 1: servers, players, games, seats and the append-only event log.
 _V1 = (
@@ -262,21 +259,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 
-def check_version(version: int) -> None:
-    versions.check_version(version, LATEST_VERSION)
-
-
-def check_current(version: int) -> None:
-    versions.check_current(version, LATEST_VERSION)
-
-
 def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
     """Apply the missing migrations up to `target` on a plain sqlite3 connection; return the new version.
 
     The connection must be in autocommit mode (isolation_level=None) so the transactions here are ours.
     """
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    check_version(version)
+    versions.check_version(version, LATEST_VERSION)
     while version < target:
         conn.execute("BEGIN IMMEDIATE")
         try:

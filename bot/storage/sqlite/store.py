@@ -13,14 +13,15 @@ import asyncio
 import errno
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiosqlite
 
 from bot.storage.errors import StorageUnavailable, UnavailableReason
-from bot.storage.sql.port import SQLITE, Transaction
+from bot.storage.sql import versions
+from bot.storage.sql.port import SQLITE, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
 from bot.storage.sqlite import schema
 from bot.storage.sqlite.connection import SqliteTransaction, run
@@ -44,7 +45,7 @@ def _prepare_file(path: Path, read_only: bool) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         finally:
             conn.close()
-        schema.check_current(version)
+        versions.check_current(version, schema.LATEST_VERSION)
         return version
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
@@ -168,6 +169,11 @@ class SqliteStore(SqlStore):
                     await asyncio.shield(run(self._reader, "COMMIT"))
             except sqlite3.Error as exc:
                 raise translate(exc) from exc
+
+    async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        """One statement on the reader, in autocommit: its own snapshot, without BEGIN and COMMIT around it."""
+        async with self._read_lock:
+            return await SqliteTransaction(self._reader).fetch(sql, *args)
 
     # --- health ------------------------------------------------------------------------------------------
 

@@ -119,6 +119,8 @@ async def test_connections_cut_between_calls_cost_no_call(postgres_url: str) -> 
         # At once, before the client has read the server's goodbye: BEGIN fails and is retried.
         await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
         assert (await storage.get_game(game_id)).last_seq == 1
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", name)
+        assert (await storage.guild_settings(10)).guild_id == 10  # a one-statement read, retried the same way
     finally:
         await admin.close()
         await storage.close()

@@ -39,9 +39,11 @@ def test_postgres_url_names_host_port_and_database_without_the_password(scheme: 
     assert "s3cret" in parsed.dsn  # only the driver sees it
 
 
-def test_postgres_defaults_to_port_5432() -> None:
+def test_postgres_defaults_to_port_5432_and_shows_ipv6_in_brackets() -> None:
     parsed = parse_database_url("postgresql://postgres@127.0.0.1/test")
     assert isinstance(parsed, PostgresUrl) and parsed.where == "127.0.0.1:5432/test"
+    parsed = parse_database_url("postgresql://postgres@[::1]:5433/test")
+    assert isinstance(parsed, PostgresUrl) and parsed.where == "[::1]:5433/test"
 
 
 def test_a_bad_postgres_url_is_refused_without_echoing_the_password() -> None:
