@@ -32,7 +32,10 @@ def puluc_group(bot: commands.Bot) -> app_commands.Group:
 
 
 class PulucCog(commands.Cog):
-    """A cog whose slash commands are subcommands of `/puluc`."""
+    """A cog whose slash commands are subcommands of `/puluc`; its persistent components (`dynamic_items`)
+    are registered with the bot while it is loaded."""
+
+    dynamic_items: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -47,8 +50,10 @@ class PulucCog(commands.Cog):
                 self._moved.append(command)
         # The commands now live in the group; the cog must not also add them as top-level commands.
         self.__cog_app_commands__ = [c for c in self.__cog_app_commands__ if c not in self._moved]
+        self.bot.add_dynamic_items(*self.dynamic_items)
 
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.dynamic_items)
         group = puluc_group(self.bot)
         for command in self._moved:
             group.remove_command(command.name)

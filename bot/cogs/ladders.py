@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -51,6 +52,9 @@ from puluc import GameRecord
 
 log = logging.getLogger(__name__)
 
+# A leaderboard page as one viewer sees it (their own place marked): the embed and its Previous / Next.
+PageFor = Callable[[int], Awaitable[tuple[discord.Embed, discord.ui.View | None]]]
+
 HISTORY_LENGTH = 10
 FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked for again
 CHART_THEME = "dark"
@@ -64,13 +68,7 @@ def _render_replay(record: GameRecord, lang: str) -> tuple[bytes, str]:
 class Ladders(PulucCog):
     """Leaderboards, profiles, game history, replays and the player's own data."""
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        await super().cog_unload()
+    dynamic_items = DYNAMIC_ITEMS
 
     @property
     def store(self) -> Storage:
@@ -117,17 +115,9 @@ class Ladders(PulucCog):
     async def show_season_page(
         self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
     ) -> None:
-        """Previous / Next on a closed season's leaderboard: as on the live one, the owner turns the page, anyone
-        else gets their own copy."""
-        try:
-            if interaction.user.id == owner:
-                embed, view = await self._season_page(interaction, season, ladder, page, owner)
-                await interaction.response.edit_message(embed=embed, view=view)
-            else:
-                embed, view = await self._season_page(interaction, season, ladder, page, interaction.user.id)
-                await interaction.response.send_message(embed=embed, view=_or_missing(view), ephemeral=True)
-        except Exception as exc:
-            await report_error(interaction, exc)
+        """Previous / Next on a closed season's leaderboard: turned as the live one is (`_turn`)."""
+        await self._turn(interaction, owner,
+                         lambda viewer: self._season_page(interaction, season, ladder, page, viewer))
 
     async def _page(
         self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
@@ -141,14 +131,18 @@ class Ladders(PulucCog):
     async def show_page(
         self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
     ) -> None:
-        """A Previous / Next press: the owner turns the page in place; anyone else gets their own copy
-        of that page (only to them), showing their own place rather than the owner's."""
+        """A Previous / Next press on a leaderboard (`_turn`)."""
+        await self._turn(interaction, owner, lambda viewer: self._page(interaction, scope, ladder, page, viewer))
+
+    async def _turn(self, interaction: discord.Interaction[Any], owner: int, page_for: PageFor) -> None:
+        """The owner turns the page in place; anyone else gets their own copy of that page (only to them),
+        showing their own place rather than the owner's."""
         try:
             if interaction.user.id == owner:
-                embed, view = await self._page(interaction, scope, ladder, page, owner)
+                embed, view = await page_for(owner)
                 await interaction.response.edit_message(embed=embed, view=view)
             else:
-                embed, view = await self._page(interaction, scope, ladder, page, interaction.user.id)
+                embed, view = await page_for(interaction.user.id)
                 await interaction.response.send_message(embed=embed, view=_or_missing(view), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)

@@ -53,13 +53,7 @@ class Tournaments(PulucCog):
 
     tournament = app_commands.Group(name=command_name(GROUP), description=command_description(GROUP))
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        await super().cog_unload()
+    dynamic_items = DYNAMIC_ITEMS
 
     @property
     def games(self) -> GameServices:
