@@ -10,7 +10,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.sessions.tournaments import formats
+from bot.sessions.tournaments import formats, swiss
 from bot.sessions.tournaments.elimination import bracket_size, seed_positions
 from bot.sessions.tournaments.formats import pairings, planned_rounds, round_decided
 from bot.sessions.tournaments.standings import scores_and_opponents
@@ -160,3 +160,21 @@ def test_swiss_pairs_equal_scores_when_it_can(players: int, seed: int) -> None:
     points, _, _ = scores_and_opponents(tournament)
     mixed = [p for p in pairings(tournament, 2) if p.b is not None and points[p.a] != points[p.b]]
     assert len(mixed) <= 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=4, max_value=24), st.integers(min_value=0, max_value=2**32))
+def test_when_the_preferred_search_gives_up_the_fallback_still_never_repeats_a_pairing(
+    players: int, seed: int
+) -> None:
+    original = swiss.PREFERRED_NODE_BUDGET
+    swiss.PREFERRED_NODE_BUDGET = 1  # every round goes to the most-constrained-first fallback
+    try:
+        tournament = run("swiss", players, random.Random(seed))
+    finally:
+        swiss.PREFERRED_NODE_BUDGET = original
+    pairs = met_pairs(tournament)
+    assert len(pairs) == len(set(pairs))
+    for round_no in range(1, (tournament.rounds or 0) + 1):
+        seated = [n for m in tournament.round_matches(round_no) for n in (m.a, m.b) if n is not None]
+        assert sorted(seated) == list(range(1, players + 1))
