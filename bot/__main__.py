@@ -119,7 +119,7 @@ async def _start(settings: Settings) -> int:
 
 
 def _demo(outdir: Path, seed: int) -> int:
-    # The demo needs no token and no database: it only exercises the engine, the AI and the renderer.
+    # The demo needs no token and no database: it plays through the session steps and draws with bot.ui.boards.
     from bot.demo import DemoFolderInUse, run_demo
 
     try:

@@ -4,7 +4,7 @@ plus the leaderboard's Previous / Next buttons and forget-me's confirmation.
 Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
 finished) are one ephemeral sentence. This module must never compute ratings or ranks (the storage layer
-does), never draw user text into an image, and never decide game rules.
+does), never draw user text (names) into an image, and never decide game rules.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import renderer
 from bot.cogs.base import PulucCog
 from bot.services import storage_of
 from bot.sessions.recovery import record_of
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
+from bot.ui.boards import render_game_replay, render_rating_chart
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -55,12 +55,9 @@ FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked 
 CHART_THEME = "dark"
 
 
-def _render_chart(series: list[tuple[object, float]]) -> bytes:
-    return renderer.render_chart(series, kind="rating", theme=CHART_THEME)
-
-
-def _render_replay(record: GameRecord) -> tuple[bytes, str]:
-    return renderer.render_replay(record, theme=CHART_THEME), record.to_json(indent=2)
+def _render_replay(record: GameRecord, lang: str) -> tuple[bytes, str]:
+    # No player names on the picture: a stored game may outlive a player's forget-me.
+    return render_game_replay(record, CHART_THEME, lang), record.to_json(indent=2)
 
 
 class Ladders(PulucCog):
@@ -137,7 +134,7 @@ class Ladders(PulucCog):
             await interaction.response.send_message(embed=profile_embed(found, lang, chart=None))
             return
         await interaction.response.defer(thinking=True)
-        png = await asyncio.to_thread(_render_chart, chart_series(points))
+        png = await asyncio.to_thread(render_rating_chart, chart_series(points), CHART_THEME, lang)
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
@@ -163,12 +160,13 @@ class Ladders(PulucCog):
         lang = language_for(interaction.locale)
         refusal = await self._replay_refusal(interaction, game_id)
         if refusal is not None:
-            await interaction.response.send_message(t(refusal, lang, game_id=game_id), ephemeral=True)
+            text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         log_ = await self.store.game_log(game_id)
         record = record_of(log_)
-        gif, record_json = await asyncio.to_thread(_render_replay, record)
+        gif, record_json = await asyncio.to_thread(_render_replay, record, lang)
         files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
         key = "ladder.replay.done"
         if len(gif) + len(record_json) <= interaction.filesize_limit:

@@ -8,6 +8,7 @@ This module must never decide who may sit where or when a game starts: `bot.sess
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -18,12 +19,13 @@ from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
 from bot.sessions.errors import NoGameHere
+from bot.sessions.state import ADDED_RULES
 from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
 
-NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread")
+NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
 
@@ -95,9 +97,13 @@ class Lobby(PulucCog):
         ranked: bool | None = None,
         turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
+        fire: bool = False,
+        scorpion: bool = False,
+        eagle_returns: bool = False,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
-        options = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        chosen = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        options = replace(chosen, fire=fire, scorpion=scorpion, eagle_returns=eagle_returns)
         options.rules()  # refuse impossible rules before anything is created
         host = player_of(interaction.user)
         manager = self.games.manager

@@ -137,8 +137,8 @@ class Play(PulucCog):
     async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         state = await self.games.manager.finished_state(component.game_id)
-        gif = await self.games.presenter.replay_gif(state)
         lang = language_for(interaction.locale)
+        gif = await self.games.presenter.replay_gif(state, lang)
         await interaction.followup.send(
             t("play.replay", lang, game_id=state.game_id),
             file=discord.File(io.BytesIO(gif), filename=f"puluc-{state.game_id}.gif"), ephemeral=True,

@@ -17,7 +17,7 @@ from bot.sessions.errors import (
     SeatPlayedByAI,
     TeamFull,
 )
-from bot.sessions.state import GameState, Player, SeatState
+from bot.sessions.state import MAX_TIMEOUTS, GameState, Player, SeatState
 
 
 def require_lobby(state: GameState) -> GameState:
@@ -44,7 +44,7 @@ def mover(state: GameState, user_id: int) -> SeatState:
     if seat is None or seat.user_id != user_id:
         raise NotYourTurn(f"game {state.game_id}: {state.position and state.position.to_move} is to move")
     if seat.taken_over:
-        raise SeatPlayedByAI(f"game {state.game_id}: the AI plays {seat.seat} now")
+        raise SeatPlayedByAI(f"game {state.game_id}: the AI plays {seat.seat} now", limit=MAX_TIMEOUTS)
     return seat
 
 

@@ -79,6 +79,12 @@ class IllegalMoveError(SessionError):
     key = "error.illegal_move"
 
 
+class UnreadableMove(IllegalMoveError):
+    """Typed text that is not move notation at all (the engine's InvalidMoveError)."""
+
+    key = "error.move_notation"
+
+
 class HostOnly(SessionError):
     key = "error.host_only"
 
@@ -108,6 +114,7 @@ class HintNotAllowed(SessionError):
 
 
 class InvalidOptions(SessionError):
-    """The game options do not make a valid set of rules (the engine's reason is in `params['reason']`)."""
+    """The game options do not make a valid set of rules. `params` hold the reason in the engine's terms:
+    `code` (a `puluc.ErrorCode` value) and the fields that explain it (`field`, `value`, `low`, `high`, ...)."""
 
     key = "error.invalid_rules"

@@ -13,14 +13,14 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, SelfChallenge, TooManyGames
 from bot.sessions.reload import CorruptGame, state_from_log
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
-from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
+from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
@@ -162,7 +162,7 @@ class SessionManager:
         """A 1 v 1 invitation: the host in A1, waiting for `opponent` to accept."""
         if opponent.user_id == host.user_id:
             raise SelfChallenge(f"user {host.user_id} challenged themselves")
-        one_v_one = GameOptions(options.variant, 1, options.setup, options.ranked, options.turn_timer)
+        one_v_one = replace(options, team_size=1)
         one_v_one.rules()
         async with self._create_lock:
             self.check_can_host(host.user_id, place)
@@ -172,12 +172,12 @@ class SessionManager:
 
     async def play_ai(self, player: Player, place: Place, options: GameOptions, level: str) -> ActionResult:
         """A casual 1 v 1 against the AI, started at once."""
-        casual = GameOptions(options.variant, 1, options.setup, False, options.turn_timer)
+        casual = replace(options, team_size=1, ranked=False)
         casual.rules()
         async with self._create_lock:
             self.check_can_host(player.user_id, place)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
-                     SeatState("B1", f"AI ({level})", ai_level=level)]
+                     SeatState("B1", ai_seat_name(level), ai_level=level)]
             state = await self._create(player, place, casual, seats)
         return await self.get(state.game_id).start(player.user_id, self.seeds())
 
@@ -187,8 +187,7 @@ class SessionManager:
         old = finished.seat_of(player.user_id)
         if old is None:
             raise NotAPlayer(f"user {player.user_id} did not play game {finished.game_id}")
-        options = GameOptions(finished.variant, finished.rules.team_size, finished.rules.setup,
-                              finished.ranked, finished.turn_timer)
+        options = GameOptions.of_game(finished.variant, finished.rules, finished.ranked, finished.turn_timer)
         seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
         seats += [s for s in finished.seats if s.ai_level is not None]
         async with self._create_lock:

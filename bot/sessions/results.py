@@ -43,9 +43,12 @@ class Thrown:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
+    """A seat played a move; `lost` are its turn's remaining throws that no move could use, so the turn passed."""
+
     seat: str
     effect: MoveEffect
     by: Actor
+    lost: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from bot.sessions.errors import (
     NotInvited,
     SeatsEmpty,
     StaleAction,
+    UnreadableMove,
 )
 from bot.sessions.play import (
     Draft,
@@ -63,6 +64,7 @@ from bot.sessions.state import (
     Player,
     SeatState,
     ai_level_number,
+    ai_seat_name,
 )
 from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
 from bot.storage.protocol import GameRepository
@@ -160,7 +162,7 @@ class GameSession:
             if state.seat_of(user_id) is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             seat = free_seat(state, team)
-            name = f"AI ({level})"
+            name = ai_seat_name(level)
             with _storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
             new = with_seat(state, SeatState(seat, name, ai_level=level))
@@ -222,7 +224,7 @@ class GameSession:
             try:
                 move = Move.parse(move_text.strip())
             except InvalidMoveError as exc:
-                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
+                raise UnreadableMove(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
             draft = Draft(state)
             if seat.timeouts:
                 draft.set_timeouts(seat, 0)

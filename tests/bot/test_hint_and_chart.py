@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.ui import presenter as presenter_module
-from bot.ui.presenter import CHART_FILE, render_advantage, sample_evenly, turn_starts
+from bot.ui.boards import render_advantage, sample_evenly, turn_starts
+from bot.ui.presenter import CHART_FILE
 from puluc import Position, Rules
 from tests.helpers import World, custom_ids, finished_bell_game, game_message, mentioned, move_ids, said
 

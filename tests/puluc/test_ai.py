@@ -264,7 +264,7 @@ def _after(child: Position, depth: int, team: int) -> float:
 def test_search_values_are_the_plain_expectiminimax_values(variant: str, depth: int) -> None:
     rules = VARIANTS[variant]
     for pos in positions_with_a_choice(rules, 4, seed=21):
-        team = pos._turn & 1
+        team = pos.turn_index & 1
         result = search(model_for(rules), pos, 10**9, time.perf_counter() + 60, max_depth=depth)
         for move, value in result.scored:
             assert value == pytest.approx(_after(pos.play(move), result.depth, team), abs=1e-9)
@@ -297,7 +297,7 @@ def test_learned_evaluation_counts_a_piece_in_reach_of_a_likely_throw_against_it
     assert win_logit(model, in_reach) < win_logit(model, less) < win_logit(model, passed)
 
 
-#: Bell positions whose best move the exact solution (benchmarks/bell_exact.py) knows to be at least 2 points
+#: Bell positions whose best move the exact solution (benchmarks/exact_1v1.py) knows to be at least 2 points
 #: of winning chance better than any other, and where medium's one-ply look picks another move: every 9th of
 #: the 366 such positions among 4,000 decisions from games of perfect play with random moves. (PPN, best move.)
 EXACTLY_BEST_BELL_MOVES = (

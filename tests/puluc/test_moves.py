@@ -210,6 +210,15 @@ def test_culin_crossing_kills_captives_and_the_top_lands_again() -> None:
     assert after.kills("A1") == 1 and after.home("A1") == 4
 
 
+def test_culin_crossing_is_remembered_as_the_move_that_was_described() -> None:
+    # The board's last-move marker tells the same story as the button did: a stack of two crossed, one enemy died.
+    rules = Rules.preset("culin")
+    pos = at(rules, {2: "A1B1-"}, "A1:4,B1:4", "A1:0,B1:0", "A1").throw([3])
+    effect = pos.move_effect(Move.parse("3:2"))
+    assert (effect.arrives, effect.kills, effect.pieces, effect.dest) == (True, 1, 2, 2)
+    assert play(pos, "3:2").last_move == effect
+
+
 def test_culin_wrap_is_blocked_by_own_piece() -> None:
     rules = Rules.preset("culin")
     pos = at(rules, {9: "A1+", 3: "A1+"}, "A1:3,B1:5", "A1:0,B1:0", "A1").throw([3])

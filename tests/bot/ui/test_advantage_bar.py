@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.config import ConfigError, load_settings
 from bot.sessions import GameState
-from bot.ui.presenter import advantage, render_png
+from bot.ui.boards import advantage, render_png
 from renderer.layout import layout_for
 from renderer.panels import advantage_box
 from renderer.theme import THEMES

@@ -56,3 +56,13 @@ def test_a_history_line_names_partners_and_a_cancelled_game_has_no_result() -> N
     assert "**Cancelled**" in line and "casual" in line
     assert "against ben, Former player" in line and line.endswith(" · with ana")
     assert "<t:1800000000:R>" in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [("en", "AI (Hard)"), ("uk", "ШІ (Складний)"), ("it", "IA (Difficile)"), ("fr", "IA (Difficile)")],
+)
+def test_an_ai_opponent_in_a_history_is_named_in_the_readers_language(lang: str, shown: str) -> None:
+    game = GameSummary(5, "bell", 1, False, "finished", "A1", (), ("AI (hard)",), "win", "normal", 1.0)
+    assert f" {shown} " in history_line(game, lang)
+    assert player_name("AI (hardest)", lang) == "AI (hardest)"  # a name that only looks alike stays a name
