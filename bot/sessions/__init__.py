@@ -12,6 +12,7 @@ from bot.sessions.errors import SessionError
 from bot.sessions.manager import Limits, SessionManager, engine_picker, system_seed
 from bot.sessions.results import (
     ActionResult,
+    Arranged,
     Cancelled,
     Finished,
     Happening,
@@ -42,6 +43,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "MAX_TIMEOUTS",
     "ActionResult",
+    "Arranged",
     "Cancelled",
     "Finished",
     "GameOptions",

@@ -113,6 +113,12 @@ class HintNotAllowed(SessionError):
     key = "error.hint_ranked"
 
 
+class TournamentMatch(SessionError):
+    """A tournament match cannot be left, cancelled or rematched on its own: its tournament decides."""
+
+    key = "error.tournament.match_game"
+
+
 class InvalidOptions(SessionError):
     """The game options do not make a valid set of rules. `params` hold the reason in the engine's terms:
     `code` (a `puluc.ErrorCode` value) and the fields that explain it (`field`, `value`, `low`, `high`, ...)."""

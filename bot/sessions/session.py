@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 from bot.sessions.checks import (
     free_seat,
     mover,
+    rearranged,
     require_lobby,
     require_running,
+    require_starter,
     seat_for_newcomer,
     with_seat,
 )
@@ -33,6 +35,7 @@ from bot.sessions.errors import (
     NotInvited,
     SeatsEmpty,
     StaleAction,
+    TournamentMatch,
     UnreadableMove,
 )
 from bot.sessions.play import (
@@ -46,6 +49,7 @@ from bot.sessions.play import (
 )
 from bot.sessions.results import (
     ActionResult,
+    Arranged,
     Cancelled,
     Finished,
     Happening,
@@ -175,6 +179,8 @@ class GameSession:
             seat = state.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
+            if state.tournament_id is not None:
+                raise TournamentMatch(f"game {state.game_id} is a match of tournament {state.tournament_id}")
             if user_id == state.host_id:
                 return await self._cancel(state, user_id, "host")
             with _storage_errors():
@@ -183,12 +189,24 @@ class GameSession:
             return self._commit(new, state, [Left(seat.seat, seat.name)])
 
     async def start(self, user_id: int, seed: int) -> ActionResult:
-        """The host starts a full lobby: throw-off, then the first player's throw."""
+        """The host starts a full lobby: throw-off, then the first player's throw. A tournament match has no
+        host: either of its players starts it."""
         async with self._lock:
             state = require_lobby(self._state)
-            if user_id != state.host_id:
-                raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+            require_starter(state, user_id)
             return await self._start(state, seed, [])
+
+    async def arrange(self, user_id: int, team_a: Sequence[str], team_b: Sequence[str]) -> ActionResult:
+        """The host seats a full lobby anew (balanced teams): the players now in the seats named by `team_a`
+        take A1, A2, ... in that order, those of `team_b` take B1, B2, ..."""
+        async with self._lock:
+            state = require_lobby(self._state)
+            new = rearranged(state, user_id, team_a, team_b)
+            specs = [SeatSpec(s.seat, s.name, user_id=s.user_id,
+                              ai_level=None if s.ai_level is None else ai_level_number(s.ai_level)) for s in new.seats]
+            with _storage_errors():
+                await self._repo.set_seats(state.game_id, specs)
+            return self._commit(new, state, [Arranged(tuple((s.seat, s.name) for s in new.seats))])
 
     async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
         """The challenged member takes seat B1 and the game starts."""
@@ -253,9 +271,26 @@ class GameSession:
             state = self._state
             if not state.is_open:
                 raise GameOver(f"game {state.game_id} is {state.status}")
+            if state.tournament_id is not None:
+                raise TournamentMatch(f"game {state.game_id} is a match of tournament {state.tournament_id}")
             if user_id != state.host_id and not moderator:
                 raise HostOnly(f"user {user_id} may not cancel game {state.game_id}")
             return await self._cancel(state, user_id, "host" if user_id == state.host_id else "moderator")
+
+    async def call_off(self) -> ActionResult:
+        """The tournament ends its match early (the round's time ran out, or the tournament was cancelled):
+        nobody wins here and nothing is rated; the tournament records the match's result itself. The result's
+        `previous` state is the game as it stood (a lobby nobody started, or the position to adjudicate)."""
+        async with self._lock:
+            state = self._state
+            if not state.is_open:
+                raise GameOver(f"game {state.game_id} is {state.status}")
+            return await self._cancel(state, None, "tournament")
+
+    def bind_tournament(self, tournament_id: int) -> None:
+        """Mark a reloaded game as a match of `tournament_id` (the game row does not say so; the tournament's
+        match does)."""
+        self._state = replace(self._state, tournament_id=tournament_id)
 
     async def on_deadline(self, now: float) -> ActionResult | None:
         """Run what is due: an AI seat's move, or the move of a player whose time ran out. None when
@@ -337,7 +372,7 @@ class GameSession:
             self._commit(running, previous or state, draft.happenings[: len(happenings) + 1])
             raise
 
-    async def _cancel(self, state: GameState, user_id: int, by: str) -> ActionResult:
+    async def _cancel(self, state: GameState, user_id: int | None, by: str) -> ActionResult:
         with _storage_errors():
             await self._repo.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq

@@ -171,6 +171,9 @@ class GameState:
     winner: str | None = None
     scores: dict[str, int] | None = field(default=None, compare=False)
     end_reason: EndReason | None = None
+    # The tournament this game is a match of: either seated player starts it, nobody leaves or cancels it,
+    # and its result goes to the tournament (bot.sessions.tournaments). Set at creation and after a reload.
+    tournament_id: int | None = None
 
     # -- seats ------------------------------------------------------------------------------------------
 

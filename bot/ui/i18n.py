@@ -276,21 +276,27 @@ def _english_locale_str(key: str) -> app_commands.locale_str:
     return app_commands.locale_str(message, key=key)
 
 
-def command_name(command: str) -> app_commands.locale_str:
-    """Localizable name of `/puluc` ("puluc") or of a subcommand ("new", "forget-me")."""
-    return _english_locale_str(f"cmd.{command}.name")
+def _command_key(command: str, group: str | None) -> str:
+    """`cmd.<command>`, or `cmd.<group>.<command>` for a command of a subcommand group (`tournament create`)."""
+    return f"cmd.{command}" if group is None else f"cmd.{group}.{command}"
 
 
-def command_description(command: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.desc")
+def command_name(command: str, group: str | None = None) -> app_commands.locale_str:
+    """Localizable name of `/puluc` ("puluc"), of a subcommand ("new", "forget-me"), or of a command of a
+    subcommand group (`command_name("create", group="tournament")`)."""
+    return _english_locale_str(_command_key(command, group) + ".name")
 
 
-def option_name(command: str, option: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.opt.{option}.name")
+def command_description(command: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + ".desc")
 
 
-def option_description(command: str, option: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.opt.{option}.desc")
+def option_name(command: str, option: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + f".opt.{option}.name")
+
+
+def option_description(command: str, option: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + f".opt.{option}.desc")
 
 
 def choice_name(group: str, value: str) -> app_commands.locale_str:

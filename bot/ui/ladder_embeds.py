@@ -88,6 +88,8 @@ def caller_line(standing: Standing | None, lang: str) -> str:
     """Where the caller stands, whether or not they are on the page shown."""
     if standing is None:
         return t("ladder.you_none", lang)
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        return t("ladder.you_absent", lang, rating=standing.rating)
     if standing.provisional:
         return t("ladder.you_provisional", lang, rating=standing.rating, count=standing.games,
                  needed=PROVISIONAL_GAMES)
@@ -120,7 +122,9 @@ def leaderboard_embed(page: LeaderboardPage, lang: str, caller_id: int) -> disco
 
 
 def _standing_text(standing: Standing, lang: str) -> str:
-    if standing.provisional:
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        rating = t("profile.rating_absent", lang, rating=standing.rating)
+    elif standing.provisional:
         rating = t("profile.rating_provisional", lang, rating=standing.rating, count=standing.games,
                    needed=PROVISIONAL_GAMES)
     elif standing.rank is None:
@@ -181,6 +185,10 @@ def profile_embed(profile: Profile, lang: str, *, chart: str | None) -> discord.
     favourite = profile.favourite_variant
     embed.add_field(name=t("profile.favourite", lang),
                     value=variant_label(favourite, lang) if favourite else "-", inline=True)
+    if profile.seasons:
+        placed = [t("profile.season_line", lang, rank=p.rank, players=p.players, ladder=ladder_label(p.ladder, lang),
+                    season=p.season) for p in profile.seasons]
+        embed.add_field(name=t("profile.seasons", lang), value="\n".join(placed), inline=False)
     if chart is not None:
         embed.set_image(url=f"attachment://{CHART_FILE}")
         embed.set_footer(text=t("profile.chart", lang, ladder=ladder_label(chart, lang)))

@@ -13,6 +13,7 @@ import discord
 
 from bot.sessions import (
     MAX_TIMEOUTS,
+    Arranged,
     Cancelled,
     Finished,
     GameState,
@@ -27,6 +28,7 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
+from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import t
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
@@ -235,7 +237,7 @@ def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> lis
                                limit=MAX_TIMEOUTS))
             case Resigned(seat=seat):
                 lines.append(t("game.resigned", lang, player=who(seat)))
-            case Joined() | Left() | Cancelled() | Finished():
+            case Joined() | Left() | Arranged() | Cancelled() | Finished():
                 pass
     return lines[-MAX_NARRATION_LINES:]
 
@@ -252,7 +254,11 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
     """The lobby: seats by team, free seats marked, the host named."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_LOBBY)
     host = state.seat_of(state.host_id) if state.host_id is not None else None
-    embed.description = t("lobby.intro", lang, host=host.name if host else "?")
+    if state.tournament_id is not None:
+        a, b = state.seat("A1"), state.seat("B1")
+        embed.description = t("lobby.match_intro", lang, a=a.name if a else "?", b=b.name if b else "?")
+    else:
+        embed.description = t("lobby.intro", lang, host=host.name if host else "?")
     for team in ("A", "B"):
         lines = []
         for name in state.rules.seats:
@@ -349,7 +355,7 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
 
 def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     if report.unranked is not None:
-        return t(f"game.unranked.{report.unranked.value}", lang)
+        return t(f"game.unranked.{report.unranked.value}", lang, limit=ratings.REPEAT_LIMIT)
     names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:

@@ -82,7 +82,10 @@ class Presenter:
 
     async def language(self, state: GameState) -> str:
         """The language of messages everyone in the game's server sees."""
-        guild_id = state.place.guild_id
+        return await self.guild_language(state.place.guild_id)
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        """The language of public messages in a server (its /puluc-admin setting, else its Discord locale)."""
         if guild_id is None:
             return public_language(None)
         if guild_id not in self._language_overrides and self.store_locale is not None:
@@ -157,7 +160,7 @@ class Presenter:
         if not state.is_open:
             self._forget(state.game_id)
 
-    async def post(self, result: ActionResult, interaction: discord.Interaction[Any],
+    async def post(self, result: ActionResult, interaction: discord.Interaction[Any] | None,
                    channel: discord.abc.Messageable | None = None) -> discord.Message:
         """Post a new game's first message (as the interaction's answer, or in `channel`) and remember it."""
         lang = await self.language(result.state)
@@ -166,8 +169,10 @@ class Presenter:
         composed = await self.compose(state, lang, result.finished)
         if channel is not None:
             message = await channel.send(**composed.send_kwargs())
-        else:
+        elif interaction is not None:
             message = await self._answer(interaction, composed)
+        else:
+            raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
         await self._remember_message(state, message.id)
         return message
 
@@ -190,7 +195,7 @@ class Presenter:
     async def _deliver(
         self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
     ) -> None:
-        channel = await self._channel(state.place.channel_id)
+        channel = await self.channel(state.place.channel_id)
         message_id = state.message_id
         on_game_message = (interaction is not None and interaction.message is not None
                            and interaction.message.id == message_id)
@@ -218,7 +223,7 @@ class Presenter:
 
     async def _strip(self, channel_id: int, message_id: int | None) -> None:
         """Take the buttons off a game message that a newer one replaced."""
-        channel = await self._channel(channel_id)
+        channel = await self.channel(channel_id)
         if message_id is None or channel is None:
             return
         try:
@@ -226,7 +231,8 @@ class Presenter:
         except discord.HTTPException as exc:
             log.debug("could not strip old game message %d: %s", message_id, exc)
 
-    async def _channel(self, channel_id: int) -> Any:
+    async def channel(self, channel_id: int) -> Any:
+        """A channel or thread the bot can post in (from the cache, else fetched), or None when unreachable."""
         channel = self._client.get_channel(channel_id)
         if channel is None:
             try:

@@ -35,7 +35,9 @@ from tests.helpers import World as Server
 LADDERS = "bot.cogs.ladders"
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
 CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
-LONG_AGO = 1_748_736_000.0  # 2025-06-01: inactive by any clock the bot may use
+# Carol's games: 45 days before the bot's clock (time.time()): inactive, yet not away long enough for her
+# rating to be provisional again (bot.storage.ratings.PROVISIONAL_SIGMA).
+CAROL_DAYS_AGO = 45
 
 
 class LadderBot(commands.Bot):
@@ -153,7 +155,7 @@ def world(simcord_env: simcord.Env) -> World:
 @pytest.fixture
 async def ladder(world: World, database: Path) -> Ladder:
     seeded = Ladder()
-    clock = FakeClock(LONG_AGO, tick=60)  # every write a minute later, so games have distinct times
+    clock = FakeClock(time.time() - CAROL_DAYS_AGO * 86_400, tick=60)  # a minute a write: distinct times
     store = await open_store(database, clock=clock)
     guild = world.guild.id
     seed = iter(range(1, 1000))

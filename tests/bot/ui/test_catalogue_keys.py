@@ -27,12 +27,14 @@ from discord.ext import commands
 import bot
 from bot.app import EXTENSIONS
 from bot.sessions.state import ADDED_RULES, AI_LEVELS
+from bot.storage.tournament_types import FORMATS
 from bot.storage.types import LADDERS, Result, UnrankedReason
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
 from bot.ui.ladder_embeds import PRIVACY_SECTIONS
 from bot.ui.messages import BOARD_SECTIONS, HELP_SECTIONS
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
+from bot.ui.tournament_texts import TABLE_COLUMNS, TABLE_FORMATS
 from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
 
@@ -48,10 +50,8 @@ def _each(values: Iterable[str]) -> list[tuple[str, ...]]:
 # Every key template the code builds at run time, with the values its holes take.
 DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     # i18n's command helpers: whatever the cogs ask for, which the command tree below enumerates
-    "cmd.{}.name": COMMAND_TREE,
-    "cmd.{}.desc": COMMAND_TREE,
-    "cmd.{}.opt.{}.name": COMMAND_TREE,
-    "cmd.{}.opt.{}.desc": COMMAND_TREE,
+    "cmd.{}": COMMAND_TREE,  # a command's key; ".name", ".desc" and ".opt.<option>..." follow it
+    "cmd.{}.{}": COMMAND_TREE,  # a command of a subcommand group (tournament create, season start)
     "choice.{}.{}": COMMAND_TREE,
     # choice labels shown outside the option lists
     "choice.difficulty.{}": _each(AI_LEVELS),
@@ -84,6 +84,10 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "rules.preset.{}.{}": list(itertools.product(PRESETS, PRESET_FIELDS)),
     "rules.preset.{}.summary": _each(PRESETS),
     "choice.variant.{}": _each(PRESETS),  # a rules page's title
+    # tournaments: the format's short name, the standings table's columns and each table format's tie-breaks
+    "tournament.format.{}": _each(FORMATS),
+    "tournament.standings.col_{}": _each(TABLE_COLUMNS),
+    "tournament.standings.tiebreaks_{}": _each(TABLE_FORMATS),
     # words drawn on the images, one per renderer text; and each variant's example board on its rules page
     "board.{}": _each(DEFAULT_TEXTS),
     "board.example.{}": _each(PRESETS),

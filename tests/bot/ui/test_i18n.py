@@ -41,12 +41,14 @@ COMMANDS: dict[str, set[str]] = {
     "help": set(),
     "cancel": set(),
     "settings": {"default_variant", "turn_timer", "ranked", "language"},
-    "leaderboard": {"scope", "ladder"},
+    "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
     "replay": {"game_id"},
     "privacy": set(),
     "forget-me": set(),
+    "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
+    "season": set(),  # a group of /puluc-admin: `season start`
 }
 PRESETS = ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
 FLAGS = ("fire", "scorpion", "eagle_returns", "one_active")

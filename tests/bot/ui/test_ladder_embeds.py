@@ -36,6 +36,9 @@ def test_the_callers_place_says_ranked_provisional_inactive_or_unrated() -> None
     assert provisional == "Your rating 1834 is provisional: 1 ranked game played, 5 needed to be listed."
     assert "not listed" in caller_line(standing(1, "a", rank=None, active=False), "en")
     assert caller_line(None, "en").startswith("You have no rating on this ladder yet")
+    # Away so long that the rating is uncertain again: provisional, though the games were played.
+    away = caller_line(standing(1, "a", games=40, rank=None, provisional=True, active=False), "en")
+    assert away.startswith("Your rating is 1834 and provisional again")
 
 
 def test_the_caller_is_marked_on_the_page_that_lists_them() -> None:
