@@ -7,9 +7,10 @@ P(x beats y) = Phi((mu_x - mu_y) / sqrt(2 beta^2 + 2 sigma^2)), with an AI's sig
 strength is known from thousands of games, so only a little uncertainty is added):
 
 - the AI levels against each other: the exact solution of Bell 1 v 1 (`benchmarks/exact_1v1.py --variant bell
-  --matches`; README, "The AI and the luck of the sticks"), each side starting half the games: perfect play beats medium 56.3% and easy
-  89.8%, medium beats easy 87.8%. Hard is taken as perfect play (its decisions cost 0.06 points of winning
-  chance on average). These enter the fit as exact (weighted as EXACT_WEIGHT games each);
+  --matches`; README, "The AI and the luck of the sticks"), each side starting half the games: perfect play
+  beats medium 56.3% and easy 89.8%, medium beats easy 87.8%. Hard is taken as perfect play (its
+  decisions cost 0.06 points of winning chance on average). These enter the fit as exact (weighted as
+  EXACT_WEIGHT games each);
 - the levels against a model of a human player, in Bell games with the same sticks and the sides swapped (as
   benchmarks/ai.py): the human model plays medium's move (it sees every capture and threat one move ahead)
   but, with probability `--human-error`, a random legal move instead: a player who knows the rules and
