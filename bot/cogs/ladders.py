@@ -21,7 +21,7 @@ from discord.ext import commands
 import renderer
 from bot.cogs.base import PulucCog
 from bot.services import storage_of
-from bot.sessions.recovery import record_of
+from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
@@ -42,11 +42,10 @@ from bot.ui.ladder_embeds import (
     leaderboard_embed,
     privacy_embed,
     profile_embed,
-    variant_label,
 )
+from bot.ui.replays import replay_of
 from bot.ui.replies import report_error
 from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view
-from puluc import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +56,6 @@ CHART_THEME = "dark"
 
 def _render_chart(series: list[tuple[object, float]]) -> bytes:
     return renderer.render_chart(series, kind="rating", theme=CHART_THEME)
-
-
-def _render_replay(record: GameRecord) -> tuple[bytes, str]:
-    return renderer.render_replay(record, theme=CHART_THEME), record.to_json(indent=2)
 
 
 class Ladders(PulucCog):
@@ -166,18 +161,8 @@ class Ladders(PulucCog):
             await interaction.response.send_message(t(refusal, lang, game_id=game_id), ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
-        log_ = await self.store.game_log(game_id)
-        record = record_of(log_)
-        gif, record_json = await asyncio.to_thread(_render_replay, record)
-        files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
-        key = "ladder.replay.done"
-        if len(gif) + len(record_json) <= interaction.filesize_limit:
-            files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
-        else:
-            key = "ladder.replay.too_big"
-        await interaction.followup.send(
-            t(key, lang, game_id=game_id, variant=variant_label(log_.game.variant, lang)), files=files
-        )
+        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit)
+        await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
         """The message key of why this game cannot be replayed here, or None if it can."""

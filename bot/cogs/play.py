@@ -7,7 +7,6 @@ the presenter then edits the game message. This module must never judge a move: 
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -20,6 +19,7 @@ from bot.sessions import GameSession
 from bot.sessions.errors import NoGameHere, NotAPlayer
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.messages import move_label
+from bot.ui.replays import replay_of
 from bot.ui.replies import report_error
 from bot.ui.views.builders import confirm_resign_view
 from bot.ui.views.ids import ComponentId
@@ -137,12 +137,8 @@ class Play(PulucCog):
     async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         state = await self.games.manager.finished_state(component.game_id)
-        gif = await self.games.presenter.replay_gif(state)
-        lang = language_for(interaction.locale)
-        await interaction.followup.send(
-            t("play.replay", lang, game_id=state.game_id),
-            file=discord.File(io.BytesIO(gif), filename=f"puluc-{state.game_id}.gif"), ephemeral=True,
-        )
+        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit)
+        await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -16,11 +16,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChallenge, TooManyGames
-from bot.sessions.reload import CorruptGame, state_from_log
+from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
+from bot.storage.errors import GameNotFound as StoredGameNotFound
 from bot.storage.protocol import GameRepository
 from bot.storage.types import SeatSpec
 from puluc import Move, Position
@@ -96,18 +97,14 @@ class SessionManager:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every open game from the repository; return how many were loaded."""
-        loaded = 0
-        for stored in await self.repository.open_games():
-            try:
-                state = state_from_log(stored)
-            except CorruptGame:
-                log.exception("game %d cannot be reloaded; it stays in the database untouched", stored.game.game_id)
-                continue
+        """Rebuild every open game from the repository (replayed off the event loop); return how many loaded."""
+        states, corrupt = await read_open_games(self.repository)
+        for bad in corrupt:
+            log.error("%s; it stays in the database untouched and is not loaded", bad)
+        for state in states:
             self._add(state)
-            loaded += 1
-        log.info("reloaded %d open games", loaded)
-        return loaded
+        log.info("reloaded %d open games", len(states))
+        return len(states)
 
     def start_timers(self) -> None:
         """Start the deadline loop (idempotent)."""
@@ -200,8 +197,8 @@ class SessionManager:
         if session is not None:
             return session.state
         try:
-            return state_from_log(await self.repository.game_log(game_id))
-        except ValueError as exc:
+            return await read_game(self.repository, game_id)
+        except (StoredGameNotFound, CorruptGame) as exc:
             raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
 
     def new_seed(self) -> int:

@@ -326,8 +326,3 @@ class Presenter:
         self._narration.pop(game_id, None)
         self._last_move.pop(game_id, None)
         self._locks.pop(game_id, None)
-
-    async def replay_gif(self, state: GameState) -> bytes:
-        from renderer import render_replay
-
-        return await asyncio.to_thread(render_replay, state.game_record())
