@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.sessions import Limits, MovePicker, SessionManager, engine_picker
+from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor
 from bot.storage.protocol import Storage
 from bot.ui.presenter import CHART_POINT_BUDGET_MS, Presenter
@@ -103,8 +103,11 @@ async def start_game_services(
     async def stored_locale(guild_id: int) -> str | None:
         return (await storage.guild_settings(guild_id)).locale
 
+    async def show(result: ActionResult) -> None:
+        await presenter.show(result)
+
     presenter.store_locale = stored_locale
-    manager.add_listener(presenter.show)
+    manager.add_listener(show)
     loaded = await manager.load()
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     manager.start_timers()
@@ -114,3 +117,4 @@ async def start_game_services(
 
 async def stop_game_services(found: GameServices) -> None:
     await found.manager.stop_timers()
+    await found.presenter.close()

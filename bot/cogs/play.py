@@ -15,8 +15,9 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
-from bot.sessions import GameSession
+from bot.sessions import ActionResult, GameSession
 from bot.sessions.errors import NoGameHere, NotAPlayer
+from bot.ui.delivery import Shown
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.messages import move_label
 from bot.ui.replays import replay_of
@@ -25,6 +26,13 @@ from bot.ui.views.builders import confirm_resign_view
 from bot.ui.views.ids import ComponentId
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+
+
+def played_label(result: ActionResult, notation: str, lang: str) -> str:
+    """The move just played, in words ("throw 3: ..."), or its notation when it cannot be found."""
+    previous = result.previous.legal_options() if result.previous else []
+    played = next((o for o in previous if o.notation == notation.strip()), None)
+    return move_label(played.effect, lang) if played else notation.strip()
 
 
 class Play(PulucCog):
@@ -51,11 +59,8 @@ class Play(PulucCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await session.play(interaction.user.id, move)
         await self.games.presenter.show(result)
-        played = next((o for o in (result.previous.legal_options() if result.previous else [])
-                       if o.notation == move.strip()), None)
         lang = language_for(interaction.locale)
-        label = move_label(played.effect, lang) if played else move.strip()
-        await interaction.followup.send(t("play.done", lang, move=label), ephemeral=True)
+        await self.games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, move, lang)))
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction[Any],
@@ -119,7 +124,10 @@ class Play(PulucCog):
             notation = component.arg if component.kind == "move" else (values[0] if values else "")
             await interaction.response.defer()
             result = await session.play(interaction.user.id, notation, turn=component.turn)
-            await games.presenter.show(result, interaction)
+            shown = await games.presenter.show(result, interaction)
+            if shown in (Shown.POSTED, Shown.NOT_SHOWN):
+                # The message the player clicked did not change in front of them: say that the move counted.
+                await games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, notation, lang)))
         elif component.kind == "resign":
             if session.state.seat_of(interaction.user.id) is None:
                 raise NotAPlayer(f"user {interaction.user.id} is not in game {component.game_id}")

@@ -1,0 +1,259 @@
+"""Discord failing while a move is shown: the move is saved first, so the player never hears an error, and the
+game message catches up with the true position within a bounded (simulated) time.
+
+SimCord answers chosen REST calls with 503, 500 or 429, once or for good (`env.inject_error`), on each route
+the bot uses to show a move: the clicking player's interaction edit, the channel message edit, the channel
+send (a fresh game message) and follow-ups (the mover's note). Time is the simulated clock: the bot's retry
+pauses pass only when the test advances it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import random
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+import simcord
+import simcord.http.router as sim_router
+from simcord.backend.errors import BackendError
+
+from bot.services import services
+from bot.sessions import GameSession, GameState
+from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said, turn_of
+
+ROUTES = {
+    "interaction edit": ("PATCH", "/webhooks/*/messages/@original"),
+    "message edit": ("PATCH", "/channels/*/messages/*"),
+    "channel send": ("POST", "/channels/*/messages"),
+    "follow-up": ("POST", "/webhooks/*/*"),
+}
+# Longer than every retry of one show together (the bot's pauses are 0.5 + 1 + 2 + 4 s per call).
+BOUND_SECONDS = 60
+FRESH_AFTER = 8  # bot.ui.presenter.FRESH_AFTER: more newer messages than this and the game is reposted
+
+
+@pytest.fixture(autouse=True)
+def simulated_pauses(world: World, simcord_env: simcord.Env) -> None:
+    """The bot's retry pauses run on SimCord's clock: they pass when the test advances time, never by
+    waiting for real."""
+
+    async def pause(seconds: float) -> None:
+        await simcord_env.external_wait(asyncio.sleep(seconds), reason="the bot's pause before a retry")
+
+    services(simcord_env.bot).presenter.publisher.sleep = pause
+
+
+async def started_duel(world: World) -> GameSession:
+    challenged = await world.alice.slash(world.games, "puluc challenge", opponent=world.bob)
+    assert challenged.response is not None
+    (accept,) = custom_ids(challenged.response, "puluc:accept:")
+    await world.bob.click(challenged.response.message, custom_id=accept)
+    session = services(world.env.bot).manager.in_channel(world.games.id)
+    assert session is not None
+    return session
+
+
+def assert_shows(message: discord.Message, state: GameState) -> None:
+    """The message is the game as it stands: its buttons are for the current event and the current mover's
+    legal moves, and it names that mover."""
+    mover = state.to_move
+    assert mover is not None and mover.user_id is not None
+    turns = {turn_of(c) for c in custom_ids(message) if c.startswith(("puluc:move:", "puluc:pick:", "puluc:resign:"))}
+    assert turns == {state.seq}
+    assert {notation(c) for c in move_ids(message)} == {o.notation for o in state.legal_options()}
+    assert mentioned(message) == [mover.user_id]
+
+
+async def moves_in_log(world: World, game_id: int) -> list[str]:
+    stored = await services(world.env.bot).storage.game_log(game_id)
+    return [e.payload["move"] for e in stored.events if e.kind == "move"]
+
+
+def a_move(session: GameSession, rng: random.Random) -> tuple[int, str]:
+    state = session.state
+    mover = state.to_move
+    assert mover is not None and mover.user_id is not None
+    return mover.user_id, rng.choice(state.legal_options()).notation
+
+
+async def chatter(world: World, count: int) -> None:
+    for i in range(count):
+        await world.carol.send(world.games, f"chat {i}")
+
+
+@pytest.mark.parametrize("times", [1, None], ids=["once", "repeatedly"])
+@pytest.mark.parametrize("status", [503, 500, 429])
+@pytest.mark.parametrize("route", list(ROUTES))
+async def test_a_saved_move_reaches_the_channel_whatever_discord_answers(
+    world: World, simcord_env: simcord.Env, route: str, status: int, times: int | None
+) -> None:
+    session = await started_duel(world)
+    rng = random.Random(status)
+    played: list[str] = []
+    before = game_message(world.games)
+    user_id, move = a_move(session, rng)
+    method, path = ROUTES[route]
+    if route == "channel send":
+        await chatter(world, FRESH_AFTER + 1)  # the game message scrolled away: the bot posts a fresh one
+    simcord_env.inject_error(method, path, status=status, times=times)
+
+    if route == "interaction edit":
+        (button,) = [c for c in move_ids(before) if notation(c) == move]
+        result = await world.member(user_id).click(before, custom_id=button)
+    else:
+        result = await world.member(user_id).slash(world.games, "puluc move", move=move)
+    played.append(move)
+    await simcord_env.advance_time(BOUND_SECONDS)
+    simcord_env.backend.faults.clear()
+
+    assert_shows(game_message(world.games), session.state)
+    assert await moves_in_log(world, session.game_id) == played
+    told = said(result)
+    assert "wrong" not in told and "not played" not in told
+    if route != "interaction edit" and not (route == "follow-up" and times is None):
+        assert "Played" in told  # the command's answer got through, on a retry if need be
+    # The game goes on from the message everyone sees.
+    user_id, move = a_move(session, rng)
+    now = game_message(world.games)
+    (button,) = [c for c in move_ids(now) if notation(c) == move]
+    await world.member(user_id).click(now, custom_id=button)
+    played.append(move)
+    assert_shows(game_message(world.games), session.state)
+    assert await moves_in_log(world, session.game_id) == played
+
+
+async def test_a_click_whose_message_cannot_be_edited_posts_a_fresh_one_and_says_the_move_counted(
+    world: World, simcord_env: simcord.Env
+) -> None:
+    session = await started_duel(world)
+    before = game_message(world.games)
+    (mover,) = mentioned(before)
+    for method, path in (ROUTES["interaction edit"], ROUTES["message edit"]):
+        simcord_env.inject_error(method, path, status=503, times=None)
+
+    clicked = await world.member(mover).click(before, custom_id=move_ids(before)[0])
+    await simcord_env.advance_time(BOUND_SECONDS)
+    simcord_env.backend.faults.clear()
+
+    fresh = game_message(world.games)
+    assert fresh.id != before.id
+    assert_shows(fresh, session.state)
+    assert "Played" in said(clicked)
+    stale = await world.member(mentioned(fresh)[0]).click(before, custom_id=move_ids(before)[0])
+    assert "out of date" in said(stale)  # the old message could not be stripped; its buttons refuse
+    assert len(await moves_in_log(world, session.game_id)) == 1
+
+
+async def test_a_deleted_game_message_is_posted_again(world: World, simcord_env: simcord.Env) -> None:
+    session = await started_duel(world)
+    before = game_message(world.games)
+    simcord_env.backend.delete_message(world.games.id, before.id)  # a moderator cleaned the channel
+    user_id, move = a_move(session, random.Random(1))
+
+    result = await world.member(user_id).slash(world.games, "puluc move", move=move)
+
+    fresh = game_message(world.games)
+    assert fresh.id != before.id
+    assert_shows(fresh, session.state)
+    assert "Played" in said(result)
+    assert session.state.message_id == fresh.id
+
+
+class Transport:
+    """Failures SimCord cannot inject: a call that gets no answer at all (a timeout, as aiohttp raises it),
+    and a call Discord carried out but whose answer was lost (a 503 after the message was created)."""
+
+    def __init__(self) -> None:
+        self.timeouts: list[tuple[str, str]] = []
+        self.lost_answers: list[tuple[str, str]] = []
+
+    def take(self, pending: list[tuple[str, str]], method: str, path: str) -> bool:
+        for wanted in pending:
+            if wanted[0] == method and fnmatch.fnmatch(path, wanted[1]):
+                pending.remove(wanted)
+                return True
+        return False
+
+
+@pytest.fixture
+def transport(monkeypatch: pytest.MonkeyPatch) -> Transport:
+    flaky = Transport()
+    real = sim_router.dispatch
+
+    def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        if flaky.take(flaky.timeouts, method, path):
+            raise aiohttp.ServerTimeoutError(f"timeout on {method} {path}")
+        answer = real(backend, method, path, **kwargs)
+        if flaky.take(flaky.lost_answers, method, path):
+            raise BackendError(503, 0, "Service Unavailable (the answer was lost)")
+        return answer
+
+    monkeypatch.setattr(sim_router, "dispatch", dispatch)
+    return flaky
+
+
+@pytest.mark.parametrize("route", ["interaction edit", "message edit"])
+async def test_a_timeout_while_showing_a_move_is_retried(
+    world: World, simcord_env: simcord.Env, transport: Transport, route: str
+) -> None:
+    session = await started_duel(world)
+    before = game_message(world.games)
+    user_id, move = a_move(session, random.Random(2))
+    transport.timeouts.append(ROUTES[route])
+
+    if route == "interaction edit":
+        (button,) = [c for c in move_ids(before) if notation(c) == move]
+        await world.member(user_id).click(before, custom_id=button)
+    else:
+        await world.member(user_id).slash(world.games, "puluc move", move=move)
+    await simcord_env.advance_time(BOUND_SECONDS)
+
+    assert not transport.timeouts  # the timeout happened
+    shown = game_message(world.games)
+    assert shown.id == before.id
+    assert_shows(shown, session.state)
+    assert await moves_in_log(world, session.game_id) == [move]
+
+
+async def test_a_game_discord_would_not_show_is_shown_once_discord_is_back(
+    world: World, simcord_env: simcord.Env
+) -> None:
+    session = await started_duel(world)
+    before = game_message(world.games)
+    user_id, move = a_move(session, random.Random(3))
+    for route in ("interaction edit", "message edit", "channel send"):
+        simcord_env.inject_error(*ROUTES[route], status=503, times=None)
+
+    (button,) = [c for c in move_ids(before) if notation(c) == move]
+    clicked = await world.member(user_id).click(before, custom_id=button)
+    await simcord_env.advance_time(BOUND_SECONDS)
+    assert game_message(world.games).id == before.id
+    assert turn_of(move_ids(game_message(world.games))[0]) < session.state.seq  # still the old position
+
+    simcord_env.backend.faults.clear()  # Discord is back
+    await simcord_env.advance_time(BOUND_SECONDS * 6)
+
+    assert_shows(game_message(world.games), session.state)
+    assert "wrong" not in said(clicked)
+    assert await moves_in_log(world, session.game_id) == [move]
+
+
+async def test_a_fresh_message_posted_twice_leaves_one_with_live_buttons(
+    world: World, simcord_env: simcord.Env, transport: Transport
+) -> None:
+    session = await started_duel(world)
+    await chatter(world, FRESH_AFTER + 1)
+    transport.lost_answers.append(ROUTES["channel send"])  # posted, but the bot hears 503 and posts again
+    user_id, move = a_move(session, random.Random(4))
+
+    await world.member(user_id).slash(world.games, "puluc move", move=move)
+    await simcord_env.advance_time(BOUND_SECONDS)
+
+    with_buttons = [m for m in world.games.history() if move_ids(m)]
+    assert len(with_buttons) == 1 and with_buttons[0].id == session.state.message_id
+    assert_shows(with_buttons[0], session.state)
+    assert await moves_in_log(world, session.game_id) == [move]
