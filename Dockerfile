@@ -32,7 +32,9 @@ RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/pul
  && mkdir /data \
  && chown puluc:puluc /data
 USER puluc
-# From /, the default relative DATABASE_URL (sqlite:///data/puluc.db, as in .env.example) also lands in the volume.
+# No .env file is read inside the container (compose's env_file and docker run --env-file pass its values
+# as variables), so a relative DATABASE_URL is relative to /: the default (sqlite:///data/puluc.db, as in
+# .env.example) also lands in the volume.
 WORKDIR /
 
 ENV DATABASE_URL=sqlite:////data/puluc.db
@@ -40,7 +42,8 @@ VOLUME ["/data"]
 
 # The bot handles SIGTERM: it stops taking interactions, finishes those in flight, closes the database.
 STOPSIGNAL SIGTERM
-# Checks the settings and that the database opens and is intact; does not contact Discord.
+# Checks the settings, that the database is readable and intact (reading only) and that the font draws; does not
+# contact Discord.
 HEALTHCHECK --interval=60s --timeout=20s --start-period=20s --retries=3 CMD ["puluc-bot", "--check"]
 
 CMD ["puluc-bot"]

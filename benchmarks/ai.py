@@ -1,29 +1,39 @@
-"""AI strength and speed: a tournament between the levels, and the cost of `win_probability`.
+"""AI strength and speed: tournaments between the levels on every variant, and the cost of `win_probability`.
 
-Run by hand: `python benchmarks/ai.py` (all pairings on Bell, ants and traditional ants 2 v 2), or e.g.
-`python benchmarks/ai.py --variants bell --pairings hard-medium --games 400 --workers 2`. Games come in
-pairs with the same sticks and the sides swapped. Prints win rates with 95% intervals (draws count half)
-and milliseconds per move p50 / p95 for each level, counted over the moves where the player had a real
-choice. The interval takes the pair as its unit (mean of the pairs' scores +- 1.96 standard errors): the
-two games of a pair are correlated, and a binomial interval over games measured about half the true
-spread on Bell (four 10,000-game runs of one pairing spread with a standard deviation of 1.1 points,
-against 0.5 for independent games). For the exact strength of a Bell player, and what is possible at
-all, see `benchmarks/bell_exact.py`. `--calibrate` prints search nodes per millisecond and
-the spread of `win_probability` at several budgets. Prints numbers, asserts nothing.
+Run by hand, e.g. `python benchmarks/ai.py --variant ants-2v2 --pairings hard-medium --games 400`, or
+`--variant all` for every preset and flag combination the bot offers in 1 v 1 and 2 v 2. Variant names:
+`PRESET[+FLAG...][-KvK][-modern|-traditional]`, PRESET one of bell ants eagle scorpion fire culin village, FLAG
+fire, scorpion or returns (eagle's house rule): `bell`, `village+fire+scorpion-2v2`, `ants-8v8`. The setup
+follows the team size (RULES.md §9) unless named.
 
-Goals on Bell (issue 5): hard beats easy in at least 90% of games and medium in at least 68%; hard p95 move
-time at most 300 ms at the default budget.
+Games come in pairs with the same sticks and the sides swapped, the first team alternating between pairs. Prints
+win rates with 95% intervals (draws count half) and hard's milliseconds per move p50 / p95 (wall clock, and the
+p95 of the thread's CPU time, which other processes on the machine do not inflate), counted over the moves
+where the player had more than one legal move. The interval takes the pair as its unit (mean of the pairs' scores
++- 1.96 standard errors): the two games of a pair are correlated, and a binomial interval over games measured
+about half the true spread on Bell. Game i of a pairing always gets the same dice and seeds, so a run of more
+games extends a shorter one: `--log FILE` appends one JSON line per game, `--first` skips games already played,
+and `--report FILE...` prints the table of logged games. Work is counted in search nodes (deterministic);
+move times depend on the machine's load, so note `uptime` with them. For the exact strength of a Bell player,
+and what is possible at all, see `benchmarks/bell_exact.py`. `--calibrate` prints search nodes per millisecond
+and the spread of `win_probability` at several budgets. Prints numbers, asserts nothing.
+
+Goals (issue 18): hard beats medium with a lower 95% bound above 50% on every 1 v 1 variant; on traditional
+ants 2 v 2 in at least 60% of 1,000 paired games (lower bound 57%); hard p95 move time at most 300 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from multiprocessing import Pool
+from pathlib import Path
 
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
@@ -32,31 +42,80 @@ from puluc.ai import NODES_PER_MS, choose_move, win_probability
 from puluc.ai.evaluate import model_for
 from puluc.ai.search import search
 
-VARIANTS: dict[str, Rules] = {
-    "bell": Rules.preset("bell"),
-    "ants": Rules.preset("ants"),
-    "ants-2v2": Rules.preset("ants", team_size=2),
-}
+PRESET_NAMES = ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
 
 
-def play_game(
-    task: tuple[str, str, str, int, float, int],
-) -> tuple[str, str, int, float, list[float], list[float], int]:
+def variant_rules(name: str) -> Rules:
+    """The rules a variant name stands for (see the module docstring); raises ValueError for a bad name."""
+    parts = name.split("-")
+    flags = parts[0].split("+")
+    preset, extras = flags[0], set(flags[1:])
+    options: dict[str, object] = {}
+    team_size = 1
+    for part in parts[1:]:
+        if part in ("modern", "traditional"):
+            options["setup"] = part
+        elif len(part) >= 3 and part[0].isdigit() and part.split("v")[0] == part.split("v")[-1]:
+            team_size = int(part.split("v")[0])
+        else:
+            raise ValueError(f"bad variant part {part!r} in {name!r}")
+    unknown = extras - {"fire", "scorpion", "returns"}
+    if unknown or len(extras) != len(flags) - 1:
+        raise ValueError(f"bad flags in {name!r}")
+    overrides = {flag: True for flag in extras & {"fire", "scorpion"}}
+    if "returns" in extras:
+        overrides["eagle_returns"] = True
+    setup = options.get("setup")
+    if isinstance(setup, str):
+        return Rules.from_setup(preset, team_size, setup, **overrides)
+    return Rules.preset(preset, team_size=team_size, **overrides)
+
+
+def rule_sets() -> list[str]:
+    """Every distinct rule set the bot offers, by name: each preset with the fire and scorpion flags (not
+    scorpion on culin; the fire and scorpion presets are ants with one flag), eagle also with its house rule."""
+    names = []
+    for preset in ("bell", "ants", "eagle", "culin", "village"):
+        for extra in ("", "+fire", "+scorpion", "+fire+scorpion"):
+            if preset == "culin" and "scorpion" in extra:
+                continue
+            name = {"ants+fire": "fire", "ants+scorpion": "scorpion"}.get(preset + extra, preset + extra)
+            names.append(name)
+            if preset == "eagle":
+                names.append(f"eagle+returns{extra}")
+    return names
+
+
+def expand(names: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        if name in ("all", "all-1v1", "all-2v2"):
+            sizes = {"all": ("", "-2v2"), "all-1v1": ("",), "all-2v2": ("-2v2",)}[name]
+            out += [rule + size for size in sizes for rule in rule_sets()]
+        else:
+            variant_rules(name)
+            out.append(name)
+    return out
+
+
+def play_game(task: tuple[str, str, str, int, float, int]) -> dict[str, object]:
     """One game of a pair: games 2k and 2k + 1 share their sticks and first team, with the levels' sides swapped.
 
-    Each level gets the other's throws once; the first team alternates between pairs. Returns (variant,
-    pairing, index, x's result, x's move times ms, y's move times ms, moves).
+    Each level gets the other's throws once; the first team alternates between pairs. Returns x's result and both
+    levels' move times (ms, moves with a choice only).
     """
     variant, x, y, index, budget_ms, seed = task
-    rules = VARIANTS[variant]
+    rules = variant_rules(variant)
     pair, swapped = divmod(index, 2)
     dice = random.Random(seed * 1_000_003 + pair)
     minds = random.Random(seed * 7_000_003 + index)
     pos = Position.start(rules, "A" if pair % 2 == 0 else "B")
     x_team = "B" if swapped else "A"
     times: dict[str, list[float]] = {"A": [], "B": []}
+    cpu: dict[str, list[float]] = {"A": [], "B": []}
     moves = 0
+    started = time.perf_counter()
     while not pos.is_over:
         if pos.must_throw:
             pos = pos.throw([Throw.roll(dice, rules.sticks).value for _ in range(rules.throws_per_turn)])
@@ -64,16 +123,28 @@ def play_game(
         team = pos.team_to_move
         level = x if team == x_team else y
         choice = len(pos.legal_moves()) > 1
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         move = choose_move(pos, level, minds, budget_ms)
         if choice:
-            times[team].append((time.perf_counter() - start) * 1000)
+            times[team].append(round((time.perf_counter() - start) * 1000, 3))
+            cpu[team].append(round((time.thread_time() - start_cpu) * 1000, 3))
         pos = pos.play(move)
         moves += 1
     winner = pos.outcome().winner  # type: ignore[union-attr]
     result = 0.5 if winner is None else (1.0 if winner == x_team else 0.0)
     y_team = "A" if swapped else "B"
-    return variant, f"{x}-{y}", index, result, times[x_team], times[y_team], moves
+    return {
+        "variant": variant,
+        "pairing": f"{x}-{y}",
+        "index": index,
+        "budget_ms": budget_ms,
+        "seed": seed,
+        "result": result,
+        "times": {x: times[x_team], y: times[y_team]},
+        "cpu": {x: cpu[x_team], y: cpu[y_team]},
+        "moves": moves,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
 
 
 def paired_interval(outcomes: dict[int, float]) -> tuple[float, float, float]:
@@ -92,47 +163,75 @@ def paired_interval(outcomes: dict[int, float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+class Table:
+    """Results by (variant, pairing) and move times by (variant, level), as games come in."""
+
+    def __init__(self) -> None:
+        self.results: dict[tuple[str, str], dict[int, float]] = {}
+        self.times: dict[tuple[str, str], list[float]] = {}
+        self.cpu: dict[tuple[str, str], list[float]] = {}
+
+    def add(self, game: dict[str, object]) -> None:
+        variant, pairing = str(game["variant"]), str(game["pairing"])
+        self.results.setdefault((variant, pairing), {})[int(game["index"])] = float(game["result"])  # type: ignore[call-overload]
+        for level, times in game["times"].items():  # type: ignore[attr-defined]
+            self.times.setdefault((variant, level), []).extend(times)
+        for level, times in game.get("cpu", {}).items():  # type: ignore[attr-defined]
+            self.cpu.setdefault((variant, level), []).extend(times)
+
+    def print(self, done: int, elapsed: float) -> None:
+        print(f"\n-- {done} games, {elapsed:.0f} s --")
+        variants = list(dict.fromkeys(v for v, _ in self.results))
+        pairings = [p for p in PAIRINGS if any(q == p for _, q in self.results)]
+        header = "".join(f" {p + ' (games, 95% CI)':>32}" for p in pairings)
+        print(f"{'variant':<30}{header}   hard ms p50/p95 (cpu p95)")
+        for variant in variants:
+            cells = []
+            for pairing in pairings:
+                outcomes = self.results.get((variant, pairing))
+                if not outcomes:
+                    cells.append(f" {'-':>32}")
+                    continue
+                mean, lo, hi = paired_interval(outcomes)
+                cells.append(f" {mean:>8.1%} ({len(outcomes):>4}, {lo:5.1%}-{hi:5.1%})")
+            times = self.times.get((variant, "hard"), [])
+            cpu = self.cpu.get((variant, "hard"), [])
+            speed = f"{percentile(times, 50):7.1f}/{percentile(times, 95):7.1f} ({percentile(cpu, 95):6.1f})"
+            print(f"{variant:<30}{''.join(cells)}   {speed if times else '-'}")
+        sys.stdout.flush()
+
+
 def tournament(args: argparse.Namespace) -> None:
     tasks = []
-    for variant in args.variants:
-        games = args.games if args.games else (2000 if variant == "bell" else 200)
+    for variant in expand(args.variant):
         for pairing in args.pairings:
             x, y = pairing.split("-")
-            tasks += [(variant, x, y, i, args.budget_ms, args.seed) for i in range(games)]
+            tasks += [(variant, x, y, i, args.budget_ms, args.seed) for i in range(args.first, args.games)]
     print(f"{len(tasks)} games, budget {args.budget_ms} ms, {args.workers} workers", flush=True)
-    results: dict[tuple[str, str], dict[int, float]] = {}
-    level_times: dict[tuple[str, str], list[float]] = {}
+    table = Table()
+    log = args.log.open("a") if args.log else None
     started = time.perf_counter()
     with Pool(args.workers) as pool:
-        for done, (variant, pairing, index, result, tx, ty, _moves) in enumerate(
-            pool.imap_unordered(play_game, tasks, chunksize=1), 1
-        ):
-            results.setdefault((variant, pairing), {})[index] = result
-            x, y = pairing.split("-")
-            level_times.setdefault((variant, x), []).extend(tx)
-            level_times.setdefault((variant, y), []).extend(ty)
+        for done, game in enumerate(pool.imap_unordered(play_game, tasks, chunksize=1), 1):
+            table.add(game)
+            if log is not None:
+                log.write(json.dumps(game) + "\n")
+                log.flush()
             if done % args.report_every == 0 or done == len(tasks):
-                report(results, level_times, done, time.perf_counter() - started)
+                table.print(done, time.perf_counter() - started)
 
 
-def report(
-    results: dict[tuple[str, str], dict[int, float]],
-    level_times: dict[tuple[str, str], list[float]],
-    done: int,
-    elapsed: float,
-) -> None:
-    print(f"\n-- after {done} games, {elapsed:.0f} s --")
-    print(f"{'variant':<10} {'pairing':<12} {'games':>6} {'first wins':>10} {'95% CI':>16}")
-    for (variant, pairing), outcomes in sorted(results.items()):
-        mean, lo, hi = paired_interval(outcomes)
-        print(f"{variant:<10} {pairing:<12} {len(outcomes):>6} {mean:>9.1%} {lo:>8.1%}-{hi:<7.1%}")
-    print(f"{'variant':<10} {'level':<8} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
-    for (variant, level), times in sorted(level_times.items()):
-        print(
-            f"{variant:<10} {level:<8} {len(times):>7} {percentile(times, 50):>8.2f} "
-            f"{percentile(times, 95):>8.2f} {max(times, default=float('nan')):>8.2f}"
-        )
-    sys.stdout.flush()
+def report(paths: list[Path], budget_ms: float, seed: int) -> None:
+    """The table of every logged game at this budget and seed (a game logged twice counts once)."""
+    table = Table()
+    count = 0
+    for path in paths:
+        for line in path.read_text().splitlines():
+            game = json.loads(line)
+            if game["budget_ms"] == budget_ms and game["seed"] == seed:
+                table.add(game)
+                count += 1
+    table.print(count, 0.0)
 
 
 def sample_positions(rules: Rules, count: int, seed: int) -> list[Position]:
@@ -153,8 +252,8 @@ def sample_positions(rules: Rules, count: int, seed: int) -> list[Position]:
 
 def calibrate(args: argparse.Namespace) -> None:
     """Nodes per millisecond of the search, and win_probability's spread against its budget."""
-    for variant in args.variants:
-        rules = VARIANTS[variant]
+    for variant in expand(args.variant):
+        rules = variant_rules(variant)
         model = model_for(rules)
         positions = sample_positions(rules, 40, args.seed)
         nodes = 0
@@ -179,16 +278,23 @@ def calibrate(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument(
+        "--variant", nargs="+", default=["bell", "ants", "ants-2v2"], help="names, or all, all-1v1, all-2v2"
+    )
     parser.add_argument("--pairings", nargs="+", default=list(PAIRINGS), choices=list(PAIRINGS))
-    parser.add_argument("--games", type=int, default=0, help="games per pairing (default 2000 Bell, 200 others)")
+    parser.add_argument("--games", type=int, default=200, help="games per variant and pairing (an even number)")
+    parser.add_argument("--first", type=int, default=0, help="start at this game (the earlier ones are logged)")
     parser.add_argument("--budget-ms", type=float, default=300.0, help="per-move budget of the AI")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--report-every", type=int, default=100)
+    parser.add_argument("--log", type=Path, help="append each game as a JSON line to this file")
+    parser.add_argument("--report", type=Path, nargs="+", help="print the table of these logs and stop")
     parser.add_argument("--calibrate", action="store_true", help="measure nodes/ms and win_probability spread")
     args = parser.parse_args()
-    if args.calibrate:
+    if args.report:
+        report(args.report, args.budget_ms, args.seed)
+    elif args.calibrate:
         calibrate(args)
     else:
         tournament(args)

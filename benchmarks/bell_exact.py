@@ -74,8 +74,8 @@ class Table:
     @staticmethod
     def key(pos: Position) -> int:
         """bell_exact.c's key of `pos` (which must throw) seen from its seat: see encode() there."""
-        me = pos._turn & 1
-        board = pos._board if me == 0 else pos._board[::-1]
+        me = pos.turn_index & 1
+        board = pos.raw_board if me == 0 else pos.raw_board[::-1]
         key = shift = 0
         for stack in board:
             if stack is not None:
@@ -84,7 +84,7 @@ class Table:
                     shift += 2
             key |= 3 << shift
             shift += 2
-        return key | pos._home[me] << 40 | pos._home[1 - me] << 44
+        return key | pos.raw_home[me] << 40 | pos.raw_home[1 - me] << 44
 
     def index(self, pos: Position) -> int:
         key = self.key(pos)
@@ -127,6 +127,7 @@ def _position(key: int, throw: int) -> Position:
         board.append((0, *pieces) if pieces else None)
     home = ((key >> 40) & 15, (key >> 44) & 15)
     killed = (PIECES - home[0] - on[0], PIECES - home[1] - on[1])
+    # Built directly (PPN text would cost more than the choice itself, 49 million times).
     return Position._make(tables_for(RULES), tuple(board), home, (killed[1], killed[0]), killed, (0, 0), 0, (throw,))
 
 
@@ -138,7 +139,7 @@ def _medium_chunk(task: tuple[str, int, int]) -> bytes:
     for q in range(lo, hi):
         for throw in range(1, 6):
             pos = _position(table.keys[q], throw)
-            moves = list(pos._legal())
+            moves = pos.legal_moves()
             mask = 0
             if len(moves) == 1:
                 mask = 1 << moves[0].source
@@ -183,8 +184,8 @@ def check_medium(table: Table, policy: Path, games: int, seed: int) -> int:
                 continue
             moves = pos.legal_moves()
             move = choose_move(pos, "medium", rng)
-            source = move.source if pos._turn & 1 == 0 or not move.source else RULES.road_length + 1 - move.source
-            if not masks[table.index(before) * 5 + pos._pending[0] - 1] >> source & 1:
+            source = move.source if pos.turn_index & 1 == 0 or not move.source else RULES.road_length + 1 - move.source
+            if not masks[table.index(before) * 5 + pos.pending[0] - 1] >> source & 1:
                 wrong += 1
             pos = pos.play(rng.choice(moves))
     return wrong
@@ -264,7 +265,7 @@ def _rows_chunk(task: tuple[str, int, int]) -> list[tuple[list[float], float]]:
         while not pos.is_over:
             if pos.must_throw:
                 chance = table.chance(pos)
-                rows.append((features(model, pos), chance if pos._turn & 1 == 0 else 1.0 - chance))
+                rows.append((features(model, pos), chance if pos.turn_index & 1 == 0 else 1.0 - chance))
                 pos = pos.throw([Throw.roll(rng, RULES.sticks).value])
                 continue
             if rng.random() < noise:

@@ -1,6 +1,8 @@
 """The `puluc-bot` command (also `python -m bot`): run the bot, check the setup, or play an offline demo.
 
 Every failure a server owner can cause ends here as one line on stderr and exit code 1, never a traceback.
+`--check` and start-up report the same findings (`bot.preflight`): which `.env` was read, which database
+(new, or existing with how many games and players), which font; `--check` prints them and changes nothing.
 This module must never print or log the Discord token.
 """
 
@@ -8,46 +10,48 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, find_env_file, load_settings
 
 __all__ = ["main"]
 
 PROG = "puluc-bot"
-NO_FONT = "not found, so images use Pillow's plain built-in font (install fonts-dejavu-core)"
+
+log = logging.getLogger("bot")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen mode; return the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["copy-data"]:
+        from bot.copy_data import main as copy_data
+
+        return copy_data(argv[1:])
     args = _parser().parse_args(argv)
     if args.demo is not None:
-        # The demo needs no token and no database: it only exercises the engine, the AI and the renderer.
-        from bot.demo import run_demo
-
-        try:
-            print(run_demo(args.demo, seed=args.seed))
-        except OSError as exc:
-            return _fail(f"cannot write the demo to {args.demo}: {exc.strerror or exc}.")
-        return 0
+        if args.env_file is not None:
+            return _fail("--demo needs no settings, so --env-file does nothing with it; leave one of them out.")
+        return _demo(args.demo, 1 if args.seed is None else args.seed)
+    if args.seed is not None:
+        return _fail(f"--seed chooses the game of --demo and nothing else; write {PROG} --demo OUTDIR --seed N.")
 
     try:
-        settings = load_settings(os.environ, args.env_file)
+        settings = load_settings(os.environ, find_env_file(args.env_file))
     except ConfigError as exc:
         return _fail(str(exc))
 
     if args.check:
         return asyncio.run(_check(settings))
 
-    import discord
+    from bot.logs import setup_logging
 
-    from bot.app import run_bot
-
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
-    return asyncio.run(run_bot(settings))
+    setup_logging(settings.log_level_number, secrets=settings.secrets)
+    return asyncio.run(_start(settings))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,53 +59,75 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run the Puluc Discord bot. Settings come from the environment and a .env file "
         "(see .env.example); the environment wins.",
+        epilog="To move the database to another backend: puluc-bot copy-data SOURCE_URL TARGET_URL.",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--check",
         action="store_true",
-        help="validate the settings and the database without connecting to Discord, then exit",
+        help="check the settings, the database and the font without connecting to Discord or changing "
+        "anything, then exit",
     )
     mode.add_argument(
         "--demo",
         metavar="OUTDIR",
         type=Path,
-        help="play one AI-vs-AI game offline and write its board images, replay GIF and record to OUTDIR",
+        help="play one AI-vs-AI game offline and write its board images, replay GIF and record to OUTDIR "
+        "(a new or empty folder, or one holding an earlier demo, which is replaced)",
     )
     parser.add_argument(
         "--env-file",
         metavar="PATH",
         type=Path,
-        default=Path(".env"),
-        help="the .env file to read (default: ./.env; a missing file is fine)",
+        help="the settings file to read, which must exist (default: .env in the current folder, if there is "
+        "one); relative paths in it are relative to its folder",
     )
-    parser.add_argument("--seed", type=int, default=1, help="random seed for --demo (default: 1)")
+    parser.add_argument("--seed", type=int, help="random seed for --demo (default: 1)")
     return parser
 
 
 async def _check(settings: Settings) -> int:
-    from bot.storage import SchemaTooNew, StorageUnavailable, open_storage
-    from renderer.fonts import find_font
+    from bot.preflight import PreflightError, preflight
 
-    where = settings.database.where
     try:
-        storage = await open_storage(settings.database)
-    except SchemaTooNew as exc:
-        return _fail(f"{where}: {exc}.")
-    except StorageUnavailable as exc:
-        return _fail(f"cannot open the database at {where}: {exc}; check DATABASE_URL.")
-    try:
-        verdict = await storage.integrity_check()
-    finally:
-        await storage.close()
-    if verdict != "ok":
-        return _fail(f"the database at {where} is damaged ({verdict}); restore it from a backup.")
+        found = await preflight(settings)
+    except PreflightError as exc:
+        return _fail(str(exc))
+    for line in (*found.findings(), *found.notes):
+        print(f"{PROG}: {line}")
     guilds = f"server {settings.dev_guild_id}" if settings.dev_guild_id is not None else "all servers"
-    font = find_font(str(settings.font_path) if settings.font_path else None) or NO_FONT
     print(
-        f"{PROG}: configuration OK: database {where} is migrated and intact; commands will sync to {guilds}; "
-        f"board font {font}; the token looks well formed (Discord is not contacted by --check)."
+        f"{PROG}: configuration OK: commands will sync to {guilds}; the token looks well formed "
+        "(Discord is not contacted by --check)."
     )
+    return 0
+
+
+async def _start(settings: Settings) -> int:
+    from bot.app import run_bot
+    from bot.preflight import PreflightError, preflight
+
+    try:
+        found = await preflight(settings)
+    except PreflightError as exc:
+        return _fail(str(exc))
+    for line in found.findings(starting=True):
+        log.info("%s", line)
+    for line in found.notes:
+        log.warning("%s", line)
+    return await run_bot(settings)
+
+
+def _demo(outdir: Path, seed: int) -> int:
+    # The demo needs no token and no database: it plays through the session steps and draws with bot.ui.boards.
+    from bot.demo import DemoFolderInUse, run_demo
+
+    try:
+        print(run_demo(outdir, seed=seed))
+    except DemoFolderInUse as exc:
+        return _fail(f"{exc}.")
+    except OSError as exc:
+        return _fail(f"cannot write the demo to {outdir}: {exc.strerror or exc}.")
     return 0
 
 

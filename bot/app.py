@@ -15,6 +15,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -23,6 +24,7 @@ from discord.ext import commands
 import renderer
 from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
+from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Storage, StorageUnavailable, open_storage
 from bot.ui.i18n import PulucTranslator
 from bot.ui.replies import report_error
@@ -30,12 +32,14 @@ from bot.ui.views.components import answer_orphaned_click
 
 __all__ = [
     "EXTENSIONS",
+    "INVITE_PERMISSIONS",
     "SHUTDOWN_GRACE_SECONDS",
     "SHUTTING_DOWN_MESSAGE",
     "PulucBot",
     "PulucTree",
     "StartupError",
     "install_signal_handlers",
+    "invite_url",
     "run_bot",
 ]
 
@@ -54,6 +58,23 @@ EXTENSIONS: tuple[str, ...] = (
 SHUTDOWN_GRACE_SECONDS = 8.0
 
 SHUTTING_DOWN_MESSAGE = "Puluc is restarting right now; please try again in a minute."
+
+# What the bot needs where it plays, and nothing more (README, Setting up the bot, step 3).
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with its slash commands and exactly `INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
 
 
 class StartupError(RuntimeError):
@@ -76,7 +97,8 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 class PulucBot(commands.Bot):
     """The bot subclass: owns the settings, the database and the shutdown sequence."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed) -> None:
+        """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence."""
         # Puluc never joins voice: silence discord.py's start-up warnings about the missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -91,12 +113,14 @@ class PulucBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
+        self._seeds = seeds
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.shutdown_grace = SHUTDOWN_GRACE_SECONDS
+        self._invite_shown = False
 
     @property
     def storage(self) -> Storage:
@@ -139,14 +163,20 @@ class PulucBot(commands.Bot):
             renderer.use_font(str(self.settings.font_path))
         await self.tree.set_translator(PulucTranslator())
         # Open games are reloaded and their timers restarted before any command or button can reach them.
-        self.games = await start_game_services(self, self.settings, storage)
+        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.add_listener(answer_orphaned_click, "on_interaction")
         await self.sync_commands()
 
     async def on_ready(self) -> None:
+        # on_ready comes again after every reconnect that could not resume; the invite is shown once.
         log.info("ready as %s (id %s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+        if not self.guilds and not self._invite_shown and self.application_id is not None:
+            self._invite_shown = True
+            log.warning(
+                "the bot is in no server yet: to add it to one you manage, open %s", invite_url(self.application_id)
+            )
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Publish the slash commands: to DEV_GUILD_ID at once when set, else globally."""

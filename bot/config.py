@@ -1,39 +1,73 @@
 """The bot's settings: one typed, frozen object read from the environment and a `.env` file.
 
-`load_settings` is the only place that reads configuration. Every problem becomes a `ConfigError` whose
-message is one line saying which setting is wrong and what to do. This module must never log, print or
-repeat the Discord token: it is checked for shape only, and kept out of `repr`.
+`find_env_file` decides which `.env` is read (the one `--env-file` names, which must exist, else `./.env`
+if there is one) and `load_settings` is the only place that reads configuration. Every value is checked
+against its one definition in `bot/settings_spec.py`; every problem becomes a `ConfigError` whose message
+is one line saying which setting is wrong and what to write instead.
+
+Relative paths (a SQLite file in DATABASE_URL, FONT_PATH) are relative to the folder of the `.env` file
+that was read, or to the current folder when none was, so the bot finds the same database wherever it is
+started from. This module must never log, print or repeat the Discord token: it is checked for shape only,
+and kept out of `repr`.
 """
 
 from __future__ import annotations
 
+import difflib
 import logging
 import math
+import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from dotenv import dotenv_values
 
+from bot.settings_spec import (
+    ADVANTAGE_BAR_MS,
+    AI_BUDGET_MS,
+    AI_MOVE_DELAY_SECONDS,
+    COMMAND_COOLDOWN_SECONDS,
+    DATABASE_URL,
+    DEV_GUILD_ID,
+    LOG_LEVEL,
+    MAX_OPEN_GAMES_PER_USER,
+    SETTINGS,
+    TURN_TIMER_SECONDS,
+    N,
+    NumberSetting,
+)
 from bot.storage.errors import UnsupportedDatabaseUrl
 from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
 
-__all__ = ["DEFAULT_DATABASE_URL", "ConfigError", "Settings", "load_settings"]
+__all__ = ["DEFAULT_DATABASE_URL", "ConfigError", "EnvFile", "Settings", "find_env_file", "load_settings"]
 
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+ENV_FILE_NAME = ".env"
 
-# A bot token is three base64url segments: the bot's user id, a timestamp, an HMAC. The lengths are loose
-# lower bounds so that a future token format with longer parts still passes; Discord has the last word.
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+# A bot token is three base64url parts: the bot's user id, a timestamp, an HMAC. The lengths are loose lower
+# bounds so that a future token format with longer parts still passes; Discord has the last word.
+_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
+_TOKEN_PART_MINIMUMS = (16, 4, 20)
+_TOKEN_PART_NAMES = ("first", "second", "third")
 _WHERE_TOKENS_LIVE = "copy it from the Discord developer portal, Bot page, Reset Token"
-
-T = TypeVar("T", int, float)
 
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message is one line a server owner can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnvFile:
+    """The `.env` file the settings were read from (`found`), or where one was looked for and not found."""
+
+    path: Path  # absolute
+    found: bool
+
+    def __str__(self) -> str:
+        if self.found:
+            return f"settings from {self.path} and the environment (the environment wins)"
+        return f"no .env file at {self.path}; settings from the environment only"
 
 
 @dataclass(frozen=True)
@@ -41,16 +75,24 @@ class Settings:
     """Everything the bot can be configured with. Built by `load_settings`, never mutated."""
 
     discord_token: str = field(repr=False)
-    database: DatabaseUrl = field(default_factory=lambda: SqliteUrl(Path("data/puluc.db")))  # DATABASE_URL
+    database: DatabaseUrl = field(default_factory=lambda: parse_database_url(DEFAULT_DATABASE_URL))
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
-    turn_timer_seconds: int = 600
-    ai_budget_ms: int = 300
-    advantage_bar_ms: int = 10
-    ai_move_delay_seconds: float = 1.0
-    command_cooldown_seconds: float = 3.0
-    max_open_games_per_user: int = 3
+    log_level: str = LOG_LEVEL.default
+    turn_timer_seconds: int = TURN_TIMER_SECONDS.default
+    ai_budget_ms: int = AI_BUDGET_MS.default
+    advantage_bar_ms: int = ADVANTAGE_BAR_MS.default
+    ai_move_delay_seconds: float = AI_MOVE_DELAY_SECONDS.default
+    command_cooldown_seconds: float = COMMAND_COOLDOWN_SECONDS.default
+    max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
     font_path: Path | None = None
+    env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
+    # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
+    misspelt: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may show: the token, and its signature (the last part) on its own."""
+        return (self.discord_token, self.discord_token.rsplit(".", 1)[-1])
 
     @property
     def log_level_number(self) -> int:
@@ -58,69 +100,78 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env")) -> Settings:
-    """Build `Settings` from `env_file` (if it exists) overridden by `environ`.
+def find_env_file(named: Path | None = None) -> EnvFile:
+    """The `.env` to read: `named` (from --env-file), which must be an existing file, else `./.env`.
 
-    Empty values count as unset, so a copied `.env.example` with `DEV_GUILD_ID=` works as is.
-    Raises `ConfigError` with one line naming the setting and the fix.
+    Raises `ConfigError` when `named` does not exist or is not a file, or when `./.env` is a directory.
     """
-    values = _merge(_read_env_file(env_file), environ)
+    if named is None:
+        path = Path(os.path.abspath(ENV_FILE_NAME))
+        if path.exists() and not path.is_file():
+            raise ConfigError(f"{path} is a folder, not a settings file; remove it or name your .env with --env-file.")
+        return EnvFile(path, path.is_file())
+    path = Path(os.path.abspath(named.expanduser()))
+    if not path.exists():
+        raise ConfigError(
+            f"--env-file {path}: no such file; give the path of your .env file (copy .env.example to make one)."
+        )
+    if not path.is_file():
+        raise ConfigError(f"--env-file {path} is a folder; name the file itself, e.g. --env-file {path / '.env'}.")
+    return EnvFile(path, True)
+
+
+def load_settings(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> Settings:
+    """Build `Settings` from `env_file` (if found) overridden by `environ`.
+
+    `env_file` is what `find_env_file` returned, or a path that must exist (as with --env-file), or None to
+    read the environment alone. Empty values count as unset, so a copied `.env.example` works as is.
+    Raises `ConfigError` with one line naming the setting and what to write instead.
+    """
+    env = find_env_file(env_file) if isinstance(env_file, Path) else env_file
+    file_values = _read_env_file(env)
+    values = _merge(file_values, environ)
+    base = env.path.parent if env is not None else Path.cwd()
 
     token = values.get("DISCORD_TOKEN", "")
-    _check_token(token)
-
-    try:
-        database = parse_database_url(values.get("DATABASE_URL", DEFAULT_DATABASE_URL))
-    except UnsupportedDatabaseUrl as exc:
-        reason = str(exc)
-        raise ConfigError(reason if "DATABASE_URL" in reason else f"DATABASE_URL is invalid: {reason}") from None
-
-    log_level = values.get("LOG_LEVEL", "INFO").upper()
-    if log_level not in LOG_LEVELS:
-        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}; got {log_level!r}.")
-
-    font_path = None
-    if "FONT_PATH" in values:
-        font_path = Path(values["FONT_PATH"]).expanduser()
-        if not font_path.is_file():
-            raise ConfigError(
-                f"FONT_PATH points to {str(font_path)!r}, which is not a file; "
-                "give the path of a .ttf font or leave FONT_PATH empty to use the default font."
-            )
+    _check_token(token, env)
 
     dev_guild_id = None
-    if "DEV_GUILD_ID" in values:
-        dev_guild_id = _number(
-            values,
-            "DEV_GUILD_ID",
-            int,
-            minimum=1,
-            hint="a server id (Developer Mode, right-click the server, Copy Server ID), or leave it empty",
-        )
+    if DEV_GUILD_ID.name in values:
+        text = values[DEV_GUILD_ID.name]
+        dev_guild_id = _whole_number(text)
+        if dev_guild_id is None or not DEV_GUILD_ID.minimum <= dev_guild_id <= DEV_GUILD_ID.maximum:
+            raise ConfigError(
+                f"DEV_GUILD_ID must be {DEV_GUILD_ID.rule}; got {text!r}. Leave it empty to sync the commands "
+                "to every server."
+            )
 
     return Settings(
         discord_token=token,
-        database=database,
+        database=_database(values, base),
         dev_guild_id=dev_guild_id,
-        log_level=log_level,
-        turn_timer_seconds=_number(values, "TURN_TIMER_SECONDS", int, 600, minimum=30),
-        ai_budget_ms=_number(values, "AI_BUDGET_MS", int, 300, minimum=10),
-        advantage_bar_ms=_number(values, "ADVANTAGE_BAR_MS", int, 10, minimum=0),
-        ai_move_delay_seconds=_number(values, "AI_MOVE_DELAY_SECONDS", float, 1.0, minimum=0),
-        command_cooldown_seconds=_number(values, "COMMAND_COOLDOWN_SECONDS", float, 3.0, minimum=0),
-        max_open_games_per_user=_number(values, "MAX_OPEN_GAMES_PER_USER", int, 3, minimum=1),
-        font_path=font_path,
+        log_level=_log_level(values),
+        turn_timer_seconds=_number(values, TURN_TIMER_SECONDS),
+        ai_budget_ms=_number(values, AI_BUDGET_MS),
+        advantage_bar_ms=_number(values, ADVANTAGE_BAR_MS),
+        ai_move_delay_seconds=_number(values, AI_MOVE_DELAY_SECONDS),
+        command_cooldown_seconds=_number(values, COMMAND_COOLDOWN_SECONDS),
+        max_open_games_per_user=_number(values, MAX_OPEN_GAMES_PER_USER),
+        font_path=_font_path(values, base),
+        env_file=env,
+        misspelt=_misspelt(file_values),
     )
 
 
-def _read_env_file(env_file: Path | None) -> dict[str, str]:
-    if env_file is None or not env_file.exists():
+def _read_env_file(env: EnvFile | None) -> dict[str, str]:
+    if env is None or not env.found:
         return {}
     try:
         # dotenv_values parses without touching os.environ, so the merge order below stays explicit.
-        raw = dotenv_values(env_file)
+        raw = dotenv_values(env.path)
     except OSError as exc:
-        raise ConfigError(f"cannot read {env_file}: {exc.strerror}; fix its permissions or remove it.") from None
+        raise ConfigError(f"cannot read {env.path}: {exc.strerror}; fix its permissions or remove it.") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{env.path} is not a UTF-8 text file; save it as plain text (see .env.example).") from None
     return {key: value for key, value in raw.items() if value is not None}
 
 
@@ -130,45 +181,121 @@ def _merge(file_values: Mapping[str, str], environ: Mapping[str, str]) -> dict[s
     return {key: value.strip() for key, value in merged.items() if value.strip()}
 
 
-def _check_token(token: str) -> None:
+def _misspelt(file_values: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    names = [setting.name for setting in SETTINGS]
+    found = []
+    for key in file_values:
+        if key not in names:
+            close = difflib.get_close_matches(key.upper(), names, n=1, cutoff=0.7)
+            if close:
+                found.append((key, close[0]))
+    return tuple(found)
+
+
+def _check_token(token: str, env: EnvFile | None) -> None:
     # Messages describe the token's shape and never include any part of it.
     if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) or in the environment; "
-            f"{_WHERE_TOKENS_LIVE}."
-        )
+        if env is None:
+            where = "it is not in the environment"
+        elif env.found:
+            where = f"neither {env.path} nor the environment sets it"
+        else:
+            where = (
+                f"there is no .env file at {env.path} and the environment does not set it (copy .env.example "
+                "to .env there, start from the folder that holds your .env, or name it with --env-file PATH)"
+            )
+        raise ConfigError(f"DISCORD_TOKEN is not set: {where}; {_WHERE_TOKENS_LIVE}.")
     if token.lower().startswith("bot "):
         raise ConfigError("DISCORD_TOKEN must be the token alone: remove the leading 'Bot ' prefix.")
+    if token[0] in "\"'" or token[-1] in "\"'":
+        raise ConfigError("DISCORD_TOKEN is wrapped in quotes; write the token alone, without quotes.")
     if any(char.isspace() for char in token):
         raise ConfigError("DISCORD_TOKEN contains whitespace; paste the token as one unbroken line, without spaces.")
-    if not _TOKEN_SHAPE.fullmatch(token):
-        hint = (
-            "it has no dots, so it may be the client secret or public key"
-            if "." not in token
-            else "it should be three dot-separated parts of letters, digits, '-' and '_'"
+    parts = token.split(".")
+    if len(parts) == 1:
+        problem = "it has no dots, so it may be the client secret or public key"
+    elif len(parts) != 3:
+        problem = f"it has {len(parts)} dot-separated parts, a bot token has three"
+    elif any(part and not _TOKEN_PART.fullmatch(part) for part in parts):
+        problem = "it contains characters a bot token never has: only letters, digits, '-' and '_' around two dots"
+    else:
+        short = [name for part, least, name in zip(parts, _TOKEN_PART_MINIMUMS, _TOKEN_PART_NAMES, strict=True)
+                 if len(part) < least]
+        if not short:
+            return
+        which = (
+            f"its {short[0]} part is" if len(short) == 1 else f"its {', '.join(short[:-1])} and {short[-1]} parts are"
         )
-        raise ConfigError(f"DISCORD_TOKEN does not look like a bot token ({hint}); {_WHERE_TOKENS_LIVE}.")
+        problem = (
+            f"{which} too short: a bot token's three parts are at least 16, 4 and 20 characters long, about 70 "
+            "in all, so it may have been cut off when copied"
+        )
+    raise ConfigError(f"DISCORD_TOKEN does not look like a bot token ({problem}); {_WHERE_TOKENS_LIVE}.")
 
 
-def _number(
-    values: Mapping[str, str],
-    name: str,
-    kind: Callable[[str], T],
-    default: T | None = None,
-    *,
-    minimum: float,
-    hint: str | None = None,
-) -> T:
-    text = values.get(name)
-    if text is None:
-        if default is None:
-            raise ConfigError(f"{name} is required.")
-        return default
-    what = "a whole number" if kind is int else "a number"
+def _database(values: Mapping[str, str], base: Path) -> DatabaseUrl:
+    text = values.get(DATABASE_URL.name, DEFAULT_DATABASE_URL)
     try:
-        number = kind(text)
+        database = parse_database_url(text)
+    except UnsupportedDatabaseUrl as exc:
+        reason = str(exc)
+        raise ConfigError(reason if "DATABASE_URL" in reason else f"DATABASE_URL is invalid: {reason}") from None
+    if not isinstance(database, SqliteUrl):
+        return database
+    if str(database.path) == ":memory:":
+        raise ConfigError(
+            "DATABASE_URL names an in-memory database, which keeps nothing: every game and rating would be lost "
+            f"when the bot stops; write a file, e.g. DATABASE_URL={DEFAULT_DATABASE_URL}."
+        )
+    path = database.path.expanduser()
+    return SqliteUrl(Path(os.path.normpath(path if path.is_absolute() else base / path)))
+
+
+def _log_level(values: Mapping[str, str]) -> str:
+    text = values.get(LOG_LEVEL.name)
+    if text is None:
+        return LOG_LEVEL.default
+    level = LOG_LEVEL.choose(text)
+    if level is None:
+        raise ConfigError(
+            f"LOG_LEVEL must be {LOG_LEVEL.rule} (any case); got {text!r}. Write for example "
+            f"LOG_LEVEL={LOG_LEVEL.default}."
+        )
+    return level
+
+
+def _font_path(values: Mapping[str, str], base: Path) -> Path | None:
+    text = values.get("FONT_PATH")
+    if text is None:
+        return None
+    path = Path(text).expanduser()
+    path = Path(os.path.normpath(path if path.is_absolute() else base / path))
+    if not path.is_file():
+        raise ConfigError(
+            f"FONT_PATH points to {str(path)!r}, which is not a file; give the path of a .ttf or .otf font, "
+            "or leave FONT_PATH empty to use DejaVu Sans."
+        )
+    return path
+
+
+def _whole_number(text: str) -> int | None:
+    try:
+        return int(text)
     except ValueError:
-        raise ConfigError(f"{name} must be {hint or what}; got {text!r}.") from None
-    if not math.isfinite(number) or number < minimum:
-        raise ConfigError(f"{name} must be {hint or f'{what} of at least {minimum:g}'}; got {text!r}.")
+        return None
+
+
+def _number(values: Mapping[str, str], spec: NumberSetting[N]) -> N:
+    text = values.get(spec.name)
+    if text is None:
+        return spec.default
+    try:
+        number = spec.kind(text)
+    except ValueError:
+        number = None
+    if number is None or not math.isfinite(number) or not spec.allows(number):
+        raise ConfigError(
+            f"{spec.name} must be {spec.rule}; got {text!r}. Write for example {spec.name}={spec.default} "
+            "(the default), or leave it empty for the default."
+        )
     return number

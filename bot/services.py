@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
-from bot.sessions.manager import engine_advisor
+from bot.sessions.manager import engine_advisor, system_seed
 from bot.storage.protocol import Storage
 from bot.ui.presenter import CHART_POINT_BUDGET_MS, Presenter
 from bot.ui.views.components import DYNAMIC_ITEMS
@@ -84,9 +84,11 @@ async def start_game_services(
     *,
     picker: MovePicker | None = None,
     clock: Callable[[], float] = discord_clock,
+    seeds: Callable[[], int] = system_seed,
 ) -> GameServices:
     manager = SessionManager(
         storage,
+        seeds=seeds,
         picker=picker or engine_picker(settings.ai_budget_ms),
         advisor=engine_advisor(settings.ai_budget_ms),
         clock=clock,

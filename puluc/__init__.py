@@ -1,12 +1,28 @@
 """Puluc (Bul), the Maya running-fight game: a pure rules engine (RULES.md).
 
 Public API (RULES.md §10): `Rules`, `Position`, `Move`, plus `Throw`, `throw_off`, `Outcome`, `Stack`,
-`MoveEffect`, `GameRecord` and `Game`. This package does no I/O, never draws and knows nothing of Discord.
+`MoveEffect`, `GameRecord` and `Game`. Bad input raises a `ValueError` of the family in `errors.py`
+(`PulucError` and its subclasses, each with a stable `code`). This package does no I/O, never draws and knows
+nothing of Discord.
 """
 
 from __future__ import annotations
 
-from .position import IllegalMove, Move, MoveEffect, Outcome, Position, Stack
+from .errors import (
+    ErrorCode,
+    IllegalMove,
+    IllegalMoveError,
+    IllegalThrowError,
+    InvalidCellError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidSeatError,
+    InvalidThrowError,
+    PulucError,
+)
+from .position import Move, MoveEffect, Outcome, Position, Stack
 from .record import Game, GameRecord, MoveEvent, ThrowEvent
 from .rules import PRESETS, SETUPS, Rules, default_road_length, seat_index, seat_name
 from .sticks import STICK_TABLES, Throw, ThrowOff, throw_off, throw_probabilities
@@ -15,14 +31,25 @@ __all__ = [
     "PRESETS",
     "SETUPS",
     "STICK_TABLES",
+    "ErrorCode",
     "Game",
     "GameRecord",
     "IllegalMove",
+    "IllegalMoveError",
+    "IllegalThrowError",
+    "InvalidCellError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidRulesError",
+    "InvalidSeatError",
+    "InvalidThrowError",
     "Move",
     "MoveEffect",
     "MoveEvent",
     "Outcome",
     "Position",
+    "PulucError",
     "Rules",
     "Stack",
     "Throw",

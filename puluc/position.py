@@ -1,9 +1,10 @@
 """Positions and moves: the state of a game between two events, and how a move changes it (RULES.md §3-§7).
 
 A `Position` is immutable; `throw` and `play` return new positions. Internally the board is a tuple of
-cells, each None or a stack tuple `(direction, top seat, ..., bottom seat)` with direction 0 (`+`) or
-1 (`-`) and seats as turn-order indices (A1 = 0, B1 = 1, A2 = 2, ...; team = index & 1). Moves are looked
-up in precomputed route tables (`routes.py`). Text formats (PPN, move notation) live in `notation.py`.
+cells, each None or a raw stack tuple `(direction, top seat, ..., bottom seat)` with direction OUTBOUND (`+`)
+or INBOUND (`-`) and seats as turn-order indices (A1 = 0, B1 = 1, A2 = 2, ...; team = index & 1). Moves are
+looked up in precomputed route tables (`routes.py`) as `MovePlan`s. Text formats (PPN, move notation) live in
+`notation.py`. The AI reads the raw state through the `raw_*` members, never the private fields.
 This module does no I/O and never draws.
 """
 
@@ -12,15 +13,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .routes import ARRIVE, CULIN_ARRIVE, RouteTables, tables_for
+from .errors import (
+    ErrorCode,
+    IllegalMoveError,
+    IllegalThrowError,
+    InvalidCellError,
+    InvalidSeatError,
+    InvalidThrowError,
+)
+from .routes import ARRIVE, CULIN_ARRIVE, FROM_HOME, LAND, MovePlan, RouteTables, tables_for
 from .rules import PIECES_PER_SEAT, Rules, seat_index, seat_name
 from .sticks import Throw
 
+#: A stack as the engine keeps it: (direction, top seat, ..., bottom seat), seats as turn-order indices.
 RawStack = tuple[int, ...]
-
-
-class IllegalMove(ValueError):
-    """A move that is not legal in this position."""
+RawBoard = tuple[RawStack | None, ...]
+#: Where a raw stack keeps its top piece's direction and its top seat (the owner).
+DIRECTION, TOP = 0, 1
 
 
 class Move(NamedTuple):
@@ -106,8 +115,22 @@ class MoveEffect:
         return bool(self.captured)
 
 
+class LastMove(NamedTuple):
+    """The move that led to a position, with what `MoveEffect` needs to describe it afterwards."""
+
+    move: Move
+    plan: MovePlan
+    moving: RawStack  #: the moving stack as it left (an entering piece: its direction and seat)
+    target: RawStack | None  #: the stack it landed on, None on an empty cell or when it arrived
+
+
 class Position:
-    """One moment of a game. Build with `Position.start` or `Position.from_ppn`; never mutate."""
+    """One moment of a game. Build with `Position.start` or `Position.from_ppn`; never mutate.
+
+    The `raw_*` members and `plans()` are puluc.ai's window on the internal state, for its hot loops: they
+    return the engine's own tuples (no copies), which callers must only read. Everything else of RULES.md
+    §10 speaks in seat names and cell numbers.
+    """
 
     __slots__ = (
         "_board",
@@ -124,23 +147,23 @@ class Position:
     )
 
     _t: RouteTables
-    _board: tuple[RawStack | None, ...]
+    _board: RawBoard
     _home: tuple[int, ...]
     _kills: tuple[int, ...]  # enemy pieces killed by each seat
     _killed: tuple[int, ...]  # each seat's own pieces that were killed
     _gone: tuple[int, ...]  # each seat's own pieces burned or spent as eagles
     _turn: int
     _pending: tuple[int, ...]  # () is "-": the player must throw (or, once over, nothing is left)
-    _plans: dict[Move, tuple[int, int, int, int]] | None
+    _plans: dict[Move, MovePlan] | None
     _over: bool | None  # cached: is some team out (None until asked)
-    _last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None
+    _last: LastMove | None
 
     # -- construction -------------------------------------------------------------------------------
 
     @classmethod
     def start(cls, rules: Rules, first: str = "A") -> Position:
         if first not in ("A", "B"):
-            raise ValueError(f"first must be 'A' or 'B', not {first!r}")
+            raise InvalidSeatError(f"first must be 'A' or 'B', not {first!r}", ErrorCode.NOT_A_TEAM, seat=first)
         t = tables_for(rules)
         zeros = (0,) * t.seats
         return cls._make(
@@ -151,14 +174,14 @@ class Position:
     def _make(
         cls,
         t: RouteTables,
-        board: tuple[RawStack | None, ...],
+        board: RawBoard,
         home: tuple[int, ...],
         kills: tuple[int, ...],
         killed: tuple[int, ...],
         gone: tuple[int, ...],
         turn: int,
         pending: tuple[int, ...],
-        last: tuple[Move, RawStack, int, tuple[int, int, int, int], RawStack | None] | None = None,
+        last: LastMove | None = None,
     ) -> Position:
         pos = object.__new__(cls)
         pos._t = t
@@ -176,7 +199,7 @@ class Position:
 
     @classmethod
     def from_ppn(cls, rules: Rules, text: str) -> Position:
-        """Parse Puluc Position Notation (RULES.md §10); raises ValueError on anything malformed."""
+        """Parse Puluc Position Notation (RULES.md §10); raises InvalidPositionError on anything malformed."""
         from .notation import parse_ppn
 
         return parse_ppn(rules, text)
@@ -224,7 +247,13 @@ class Position:
     def stack_at(self, cell: int) -> Stack | None:
         """The stack on absolute cell `cell` (1..L), or None."""
         if not 1 <= cell <= self._t.length:
-            raise ValueError(f"cell must be 1 to {self._t.length}, not {cell}")
+            raise InvalidCellError(
+                f"cell must be 1 to {self._t.length}, not {cell}",
+                ErrorCode.CELL_OUT_OF_RANGE,
+                cell=cell,
+                low=1,
+                high=self._t.length,
+            )
         return _public_stack(self._board[cell - 1])
 
     def stacks(self) -> list[tuple[int, Stack]]:
@@ -254,7 +283,10 @@ class Position:
     def _seat(self, seat: str) -> int:
         i = seat_index(seat)
         if i >= self._t.seats:
-            raise ValueError(f"seat {seat} is not in a {self._t.rules.team_size} v {self._t.rules.team_size} game")
+            size = self._t.rules.team_size
+            raise InvalidSeatError(
+                f"seat {seat} is not in a {size} v {size} game", ErrorCode.SEAT_NOT_IN_GAME, seat=seat, team_size=size
+            )
         return i
 
     def scores(self) -> dict[str, int]:
@@ -280,62 +312,101 @@ class Position:
         """Whether team A / team B is out: no piece at home and none on top of a stack."""
         return _teams_out(self._board, self._home)
 
+    # -- the AI's window on the internal state (read-only; see the class docstring) ---------------------
+
+    @property
+    def tables(self) -> RouteTables:
+        """The route tables of this position's rules."""
+        return self._t
+
+    @property
+    def raw_board(self) -> RawBoard:
+        """Cells by index (cell 1 is index 0): None or a raw stack (direction, top seat, ..., bottom seat)."""
+        return self._board
+
+    @property
+    def raw_home(self) -> tuple[int, ...]:
+        """Pieces at home per seat index (turn order)."""
+        return self._home
+
+    @property
+    def raw_kills(self) -> tuple[int, ...]:
+        """Enemy pieces killed per seat index."""
+        return self._kills
+
+    @property
+    def turn_index(self) -> int:
+        """The seat to move as a turn-order index (A1 = 0, B1 = 1, ...); its team is `turn_index & 1`."""
+        return self._turn
+
+    def plans(self) -> dict[Move, MovePlan]:
+        """Every legal move with its plan (the engine's cached dict: read it, never change it)."""
+        return self._legal()
+
+    def raw_key(self) -> tuple[object, ...]:
+        """The state without the rules, for tables of positions under one set of rules (equal keys, equal
+        positions: what `__eq__` compares)."""
+        return (self._board, self._home, self._kills, self._turn, self._pending)
+
     # -- moves --------------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         """Every legal move with any pending throw, each once; empty when the player must throw or it's over."""
         return list(self._legal())
 
-    def _legal(self) -> dict[Move, tuple[int, int, int, int]]:
+    def _legal(self) -> dict[Move, MovePlan]:
         plans = self._plans
         if plans is None:
             plans = self._plans = self._generate() if self._pending and not self.is_over else {}
         return plans
 
-    def _generate(self) -> dict[Move, tuple[int, int, int, int]]:
-        """Plan of each legal move: (source index or -1, kind, dest index, direction after landing)."""
+    def _generate(self) -> dict[Move, MovePlan]:
+        """The plan of each legal move, read from the route tables (a move may end where it started: §11.1)."""
         t = self._t
         board = self._board
         turn = self._turn
         team = turn & 1
-        plans: dict[Move, tuple[int, int, int, int]] = {}
-        mine = [i for i, s in enumerate(board) if s is not None and s[1] == turn]
+        plans: dict[Move, MovePlan] = {}
+        mine = []  # a plain loop: about twice as fast as a list comprehension on Python 3.11
+        for i, s in enumerate(board):
+            if s is not None and s[TOP] == turn:
+                mine.append(i)
         can_enter = self._home[turn] > 0 and not (t.one_active and mine)
-        fwd = t.fwd[team]
+        enter, enter_capture = t.enter[team], t.enter_capture[team]
+        fwd, fwd_capture = t.fwd[team], t.fwd_capture[team]
         back = t.back[team] if t.scorpion else None
-        capture_dir = t.capture_dir
         done = 0
         for n in self._pending:
             if done & (1 << n):
                 continue
             done |= 1 << n
             if can_enter:
-                dest, d = t.enter[team][n]  # type: ignore[misc]
-                target = board[dest]
+                plan = enter[n]
+                target = board[plan.dest]  # type: ignore[union-attr]
                 if target is None:
-                    plans[MOVES[0][n][0]] = (-1, 0, dest, d)
-                elif target[1] & 1 != team:
-                    plans[MOVES[0][n][0]] = (-1, 0, dest, capture_dir)
+                    plans[MOVES[0][n][0]] = plan  # type: ignore[assignment]
+                elif target[TOP] & 1 != team:
+                    plans[MOVES[0][n][0]] = enter_capture[n]  # type: ignore[assignment]
             for i in mine:
-                stack = board[i]
-                step = fwd[stack[0]][i][n]  # type: ignore[index]
-                if step is not None:
-                    kind, dest, d = step
-                    if kind == ARRIVE:
-                        plans[MOVES[0][n][i + 1]] = (i, kind, dest, d)
+                d = board[i][DIRECTION]  # type: ignore[index]
+                plan = fwd[d][i][n]
+                if plan is not None:
+                    dest = plan.dest
+                    if plan.kind == ARRIVE:
+                        plans[MOVES[0][n][i + 1]] = plan
                     else:
                         target = board[dest]
                         if target is None or dest == i:
-                            plans[MOVES[0][n][i + 1]] = (i, kind, dest, d)
-                        elif target[1] & 1 != team:
-                            plans[MOVES[0][n][i + 1]] = (i, kind, dest, capture_dir)
+                            plans[MOVES[0][n][i + 1]] = plan
+                        elif target[TOP] & 1 != team:
+                            plans[MOVES[0][n][i + 1]] = fwd_capture[d][i][n]  # type: ignore[assignment]
                 if back is not None:
-                    step = back[stack[0]][i][n]  # type: ignore[index]
-                    if step is not None:
-                        dest = step[1]
+                    plan = back[d][i][n]
+                    if plan is not None:
+                        dest = plan.dest
                         target = board[dest]
-                        if target is not None and dest != i and target[1] & 1 != team:
-                            plans[MOVES[1][n][i + 1]] = (i, step[0], dest, step[2])
+                        if target is not None and dest != i and target[TOP] & 1 != team:
+                            plans[MOVES[1][n][i + 1]] = plan
         return plans
 
     def throw(self, values: list[int] | tuple[int, ...] | list[Throw]) -> Position:
@@ -345,15 +416,33 @@ class Position:
         """
         t = self._t
         if self.is_over:
-            raise ValueError("the game is over: no more throws")
+            raise IllegalThrowError("the game is over: no more throws", ErrorCode.GAME_OVER, seat=self.to_move)
         if self._pending:
-            raise ValueError(f"{self.to_move} has already thrown ({_fmt_pending(self._pending)}): play a move")
+            raise IllegalThrowError(
+                f"{self.to_move} has already thrown ({_fmt_pending(self._pending)}): play a move",
+                ErrorCode.ALREADY_THROWN,
+                seat=self.to_move,
+                pending=self._pending,
+            )
         vals = [v.value if isinstance(v, Throw) else v for v in values]
         if len(vals) != t.throws_per_turn:
-            raise ValueError(f"expected {t.throws_per_turn} throw value(s) per turn, got {len(vals)}")
+            raise IllegalThrowError(
+                f"expected {t.throws_per_turn} throw value(s) per turn, got {len(vals)}",
+                ErrorCode.WRONG_THROW_COUNT,
+                seat=self.to_move,
+                expected=t.throws_per_turn,
+                found=len(vals),
+            )
         for v in vals:
             if type(v) is not int or v not in t.throw_values:
-                raise ValueError(f"{v!r} is not a value of the {t.rules.sticks} sticks {sorted(t.throw_values)}")
+                allowed = tuple(sorted(t.throw_values))
+                raise InvalidThrowError(
+                    f"{v!r} is not a value of the {t.rules.sticks} sticks {list(allowed)}",
+                    ErrorCode.NOT_A_THROW_VALUE,
+                    value=v,
+                    sticks=t.rules.sticks,
+                    allowed=allowed,
+                )
         pending = tuple(v for v in vals if v)
         # The last move stays visible through the throw (and an auto-pass): it is what the board shows.
         pos = Position._make(
@@ -380,10 +469,10 @@ class Position:
         return pos
 
     def play(self, move: Move) -> Position:
-        """The position after `move`; raises IllegalMove (a ValueError) when it is not legal here."""
+        """The position after `move`; raises IllegalMoveError (a ValueError) when it is not legal here."""
         plan = self._legal().get(move)  # type: ignore[call-overload]
         if plan is None:
-            raise IllegalMove(self._why_illegal(move))
+            raise self._why_illegal(move)
         t = self._t
         turn = self._turn
         src, kind, dest, d = plan
@@ -392,19 +481,20 @@ class Position:
         kills = self._kills
         killed = self._killed
         gone = self._gone
-        if src < 0:
+        if src == FROM_HOME:
             home = _bump(home, turn, -1)
             moving: RawStack = (d, turn)
         else:
             moving = board[src]  # type: ignore[assignment]
             board[src] = None
+        landing = moving  # what lands on dest: the whole stack, or culin's top piece after its crossing
         target = None
-        if kind != 0:
+        if kind != LAND:
             # Arrival: enemies under the top die (credited to the owner); the owner's team goes home.
             # On culin the top piece itself stays on the road and lands after the crossing.
             team = turn & 1
             home_l, kills_l, killed_l = list(home), list(kills), list(killed)
-            for seat in moving[1:] if kind == ARRIVE else moving[2:]:
+            for seat in moving[TOP:] if kind == ARRIVE else moving[TOP + 1 :]:
                 if seat & 1 == team:
                     home_l[seat] += 1
                 else:
@@ -412,19 +502,19 @@ class Position:
                     kills_l[turn] += 1
             home, kills, killed = tuple(home_l), tuple(kills_l), tuple(killed_l)
             if kind == CULIN_ARRIVE:
-                moving = (d, moving[1])
+                landing = (d, moving[TOP])
         if kind != ARRIVE:
             target = board[dest]
             if dest == t.fire:
                 gone_l = list(gone)
-                for seat in moving[1:]:
+                for seat in landing[TOP:]:
                     gone_l[seat] += 1
                 gone = tuple(gone_l)
             elif target is None:
-                board[dest] = (d,) + moving[1:] if moving[0] != d else moving
+                board[dest] = (d,) + landing[TOP:] if landing[DIRECTION] != d else landing
             elif t.eagle:
                 # The eagle kills the lone target and is itself spent (or flies home, as a house rule).
-                killed = _bump(killed, target[1], 1)
+                killed = _bump(killed, target[TOP], 1)
                 kills = _bump(kills, turn, 1)
                 board[dest] = None
                 if t.eagle_returns:
@@ -432,77 +522,81 @@ class Position:
                 else:
                     gone = _bump(gone, turn, 1)
             else:
-                board[dest] = (d,) + moving[1:] + target[1:]
-        pending = list(self._pending)
-        pending.remove(move[0])
+                board[dest] = (d,) + landing[TOP:] + target[TOP:]
         new_board = tuple(board)
-        last = (move, moving, src, plan, target)
+        last = LastMove(move, plan, moving, target)
         over = _any_team_out(new_board, home)
-        if not pending and not over:
+        if len(self._pending) == 1 and not over:
             # The common case: the turn's only throw is used, so go straight to the next seat.
             pos = Position._make(t, new_board, home, kills, killed, gone, (turn + 1) % t.seats, (), last)
             pos._over = False
             return pos
+        pending = list(self._pending)
+        pending.remove(move.throw)
         pos = Position._make(t, new_board, home, kills, killed, gone, turn, tuple(pending), last)
         pos._over = over
         if over or pos._legal():
             return pos
         return pos._pass_turn()
 
-    def _why_illegal(self, move: object) -> str:
+    def _why_illegal(self, move: object) -> IllegalMoveError:
+        seat, pending = self.to_move, self._pending
         if not isinstance(move, tuple) or len(move) != 3:
-            return f"{move!r} is not a move"
-        text = str(Move(*move))
+            message, code = f"{move!r} is not a move", ErrorCode.NOT_A_MOVE
+            return IllegalMoveError(message, code, move=None, seat=seat, pending=pending)
+        played = Move(*move)
         if self.is_over:
-            return f"{text} is not legal: the game is over"
-        if not self._pending:
-            return f"{text} is not legal: {self.to_move} must throw first"
-        if move[0] not in self._pending:
-            return f"{text} is not legal: no pending throw of {move[0]} (pending: {_fmt_pending(self._pending)})"
-        return f"{text} is not legal for {self.to_move} here"
+            message, code = f"{played} is not legal: the game is over", ErrorCode.GAME_OVER
+        elif not pending:
+            message, code = f"{played} is not legal: {seat} must throw first", ErrorCode.MUST_THROW_FIRST
+        elif played.throw not in pending:
+            message = f"{played} is not legal: no pending throw of {played.throw} (pending: {_fmt_pending(pending)})"
+            code = ErrorCode.NO_SUCH_THROW
+        else:
+            message, code = f"{played} is not legal for {seat} here", ErrorCode.NOT_LEGAL_HERE
+        return IllegalMoveError(message, code, move=played, seat=seat, pending=pending)
 
     # -- describing moves ---------------------------------------------------------------------------
 
     def move_effect(self, move: Move) -> MoveEffect:
-        """What `move` would do, for labels; raises IllegalMove when it is not legal."""
+        """What `move` would do, for labels; raises IllegalMoveError when it is not legal."""
         plan = self._legal().get(move)  # type: ignore[call-overload]
         if plan is None:
-            raise IllegalMove(self._why_illegal(move))
-        src = plan[0]
-        moving = (plan[3], self._turn) if src < 0 else self._board[src]
-        target = None if plan[1] == 1 else self._board[plan[2]]
-        return self._effect(move, moving, src, plan, target)  # type: ignore[arg-type]
+            raise self._why_illegal(move)
+        moving = (plan.direction, self._turn) if plan.source == FROM_HOME else self._board[plan.source]
+        target = None if plan.kind == ARRIVE else self._board[plan.dest]
+        return self._effect(LastMove(move, plan, moving, target))  # type: ignore[arg-type]
 
     @property
     def last_move(self) -> MoveEffect | None:
         """The last move played before this position (kept through throws and passes; not in PPN)."""
         if self._last is None:
             return None
-        return self._effect(*self._last)
+        return self._effect(self._last)
 
-    def _effect(
-        self, move: Move, moving: RawStack, src: int, plan: tuple[int, int, int, int], target: RawStack | None
-    ) -> MoveEffect:
+    def _effect(self, last: LastMove) -> MoveEffect:
         t = self._t
-        owner = moving[1]
+        move, plan, moving, target = last
+        src, kind, dest = plan.source, plan.kind, plan.dest
+        owner = moving[TOP]
         team = owner & 1
-        kind, dest = plan[1], plan[2]
-        below = moving[2:]
-        kills = sum(1 for s in below if s & 1 != team) if kind else 0
-        freed = sum(1 for s in below if s & 1 == team) if kind else 0
+        below = moving[TOP + 1 :]
+        arrives = kind != LAND
+        kills = sum(1 for s in below if s & 1 != team) if arrives else 0
+        freed = sum(1 for s in below if s & 1 == team) if arrives else 0
         burns = kind != ARRIVE and dest == t.fire
         captured: tuple[str, ...] = ()
         if target is not None and not burns and (dest != src):
-            captured = tuple(seat_name(s) for s in target[1:])
+            captured = tuple(seat_name(s) for s in target[TOP:])
             if t.eagle:
                 kills += 1
         return MoveEffect(
             move=move,
             seat=seat_name(owner),
-            source=None if src < 0 else src + 1,
+            source=None if src == FROM_HOME else src + 1,
             dest=None if kind == ARRIVE else dest + 1,
             captured=captured,
-            arrives=kind != 0,
+            arrives=arrives,
             kills=kills,
             freed=freed,
             burns=burns,
@@ -526,7 +620,7 @@ class Position:
         return f"Position({self.to_ppn()!r})"
 
 
-def _teams_out(board: tuple[RawStack | None, ...], home: tuple[int, ...]) -> tuple[bool, bool]:
+def _teams_out(board: RawBoard, home: tuple[int, ...]) -> tuple[bool, bool]:
     out = [True, True]
     for s in board:
         if s is not None:
@@ -537,9 +631,22 @@ def _teams_out(board: tuple[RawStack | None, ...], home: tuple[int, ...]) -> tup
     return out[0], out[1]
 
 
-def _any_team_out(board: tuple[RawStack | None, ...], home: tuple[int, ...]) -> bool:
-    a, b = _teams_out(board, home)
-    return a or b
+def _any_team_out(board: RawBoard, home: tuple[int, ...]) -> bool:
+    """Whether some team is out; after every move, so it stops as soon as both teams are seen in the game."""
+    seen = 0  # bit 0: team A has a piece at home or on top; bit 1: team B
+    team = 1
+    for pieces in home:  # seats alternate teams: A1, B1, A2, B2, ...
+        team ^= 1
+        if pieces:
+            seen |= 1 << team
+    if seen == 3:
+        return False
+    for s in board:
+        if s is not None:
+            seen |= 1 << (s[TOP] & 1)
+            if seen == 3:
+                return False
+    return True
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:

@@ -20,8 +20,9 @@ JSON format (version 1)::
     }
 
 A face code is four characters, one per stick, "1" when the counting side is up; its value follows from
-the rules' sticks table. Loading checks everything and raises ValueError on a bad record, including a
-throw or move that is not legal where it stands.
+the rules' sticks table. Loading checks everything and raises `InvalidRecordError` on a bad record, including
+a throw or move that is not legal where it stands (then `event` is its number, counted from 1, and the
+engine's own refusal is the `__cause__`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import (
+    ErrorCode,
+    IllegalMoveError,
+    IllegalThrowError,
+    InvalidMoveError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidThrowError,
+)
 from .position import Move, Outcome, Position
 from .rules import Rules
 from .sticks import Throw, throw_off
@@ -70,10 +80,17 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if self.first not in ("A", "B"):
-            raise ValueError(f"first must be 'A' or 'B', not {self.first!r}")
-        unknown = sorted(set(self.seats) - set(self.rules.seats))
+            raise InvalidRecordError(
+                f"first must be 'A' or 'B', not {self.first!r}", ErrorCode.NOT_A_TEAM, field="first", value=self.first
+            )
+        unknown = tuple(sorted(set(self.seats) - set(self.rules.seats)))
         if unknown:
-            raise ValueError(f"record names seats not in this game: {', '.join(unknown)}")
+            raise InvalidRecordError(
+                f"record names seats not in this game: {', '.join(unknown)}",
+                ErrorCode.SEAT_NOT_IN_GAME,
+                field="seats",
+                value=unknown,
+            )
 
     @property
     def moves(self) -> list[Move]:
@@ -86,8 +103,9 @@ class GameRecord:
         for number, event in enumerate(self.events, start=1):
             try:
                 pos = pos.throw(list(event.values)) if isinstance(event, ThrowEvent) else pos.play(event.move)
-            except ValueError as exc:
-                raise ValueError(f"record event {number}: {exc}") from None
+            except (IllegalMoveError, IllegalThrowError, InvalidThrowError) as exc:
+                message = f"record event {number}: {exc}"
+                raise InvalidRecordError(message, ErrorCode.ILLEGAL_EVENT, event=number) from exc
             yield pos
 
     def replay(self) -> Position:
@@ -127,26 +145,53 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f'not a Puluc game record (expected "format": "{FORMAT}")')
-        if data.get("version") != VERSION:
-            raise ValueError(f"unsupported record version {data.get('version')!r}; this engine reads {VERSION}")
-        rules = Rules.from_dict(data.get("rules"))
+            raise InvalidRecordError(
+                f'not a Puluc game record (expected "format": "{FORMAT}")', ErrorCode.NOT_A_RECORD, field="format"
+            )
+        version = data.get("version")
+        if version != VERSION:
+            raise InvalidRecordError(
+                f"unsupported record version {version!r}; this engine reads {VERSION}",
+                ErrorCode.UNSUPPORTED_VERSION,
+                field="version",
+                value=version,
+            )
+        try:
+            rules = Rules.from_dict(data.get("rules"))
+        except InvalidRulesError as exc:
+            raise InvalidRecordError(f"record rules: {exc}", ErrorCode.INVALID_RULES, field="rules") from exc
         sticks = rules.sticks
         seats = data.get("seats", {})
         if not isinstance(seats, dict) or not all(isinstance(v, str) for v in seats.values()):
-            raise ValueError("record seats must map seat names to text labels")
+            raise InvalidRecordError(
+                "record seats must map seat names to text labels", ErrorCode.NOT_SEAT_LABELS, field="seats"
+            )
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise ValueError("record seed must be a whole number")
+            message = f"record seed must be a whole number, not {seed!r}"
+            raise InvalidRecordError(message, ErrorCode.NOT_A_WHOLE_NUMBER, field="seed", value=seed)
+        raw_rounds = data.get("throw_off", [])
+        if not isinstance(raw_rounds, list):
+            raise InvalidRecordError("record throw_off must be a list", ErrorCode.NOT_A_LIST, field="throw_off")
         rounds = []
-        for pair in data.get("throw_off", []):
+        for pair in raw_rounds:
             if not isinstance(pair, list) or len(pair) != 2:
-                raise ValueError("record throw_off rounds are pairs of face codes")
-            rounds.append((Throw.from_code(pair[0], sticks), Throw.from_code(pair[1], sticks)))
+                raise InvalidRecordError(
+                    f"record throw_off rounds are pairs of face codes, not {pair!r}",
+                    ErrorCode.NOT_THROW_OFF,
+                    field="throw_off",
+                    value=pair,
+                )
+            try:
+                rounds.append((Throw.from_code(pair[0], sticks), Throw.from_code(pair[1], sticks)))
+            except InvalidThrowError as exc:
+                raise InvalidRecordError(
+                    f"record throw_off: {exc}", ErrorCode.INVALID_THROW, field="throw_off", value=pair
+                ) from exc
         events: list[Event] = []
         raw_events = data.get("events", [])
         if not isinstance(raw_events, list):
-            raise ValueError("record events must be a list")
+            raise InvalidRecordError("record events must be a list", ErrorCode.NOT_A_LIST, field="events")
         for number, raw in enumerate(raw_events, start=1):
             events.append(_event_from_dict(raw, sticks, number))
         record = cls(rules, data.get("first", "A"), dict(seats), events, tuple(rounds), seed)
@@ -158,27 +203,51 @@ class GameRecord:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError) as exc:
-            raise ValueError(f"record is not valid JSON: {exc}") from None
+            raise InvalidRecordError(f"record is not valid JSON: {exc}", ErrorCode.NOT_JSON) from exc
         return cls.from_dict(data)
 
 
 def _event_from_dict(raw: Any, sticks: str, number: int) -> Event:
     if isinstance(raw, dict) and set(raw) == {"move"}:
-        return MoveEvent(Move.parse(raw["move"]))
+        try:
+            return MoveEvent(Move.parse(raw["move"]))
+        except InvalidMoveError as exc:
+            raise InvalidRecordError(
+                f"record event {number}: {exc}", ErrorCode.INVALID_MOVE, event=number, value=raw["move"]
+            ) from exc
     if isinstance(raw, dict) and "throw" in raw and set(raw) <= {"throw", "faces"}:
         values = raw["throw"]
         if not isinstance(values, list) or not all(type(v) is int for v in values):
-            raise ValueError(f"record event {number}: throw values must be a list of numbers")
+            raise InvalidRecordError(
+                f"record event {number}: throw values must be a list of numbers",
+                ErrorCode.NOT_AN_EVENT,
+                event=number,
+                value=values,
+            )
         faces = raw.get("faces")
-        if faces is None:
-            return ThrowEvent(tuple(Throw.for_value(v, sticks) for v in values))
-        if not isinstance(faces, list) or len(faces) != len(values):
-            raise ValueError(f"record event {number}: one face code per throw value")
-        throws = tuple(Throw.from_code(code, sticks) for code in faces)
+        if faces is not None and (not isinstance(faces, list) or len(faces) != len(values)):
+            message = f"record event {number}: one face code per throw value"
+            raise InvalidRecordError(message, ErrorCode.NOT_AN_EVENT, event=number, value=faces)
+        try:
+            if faces is None:
+                return ThrowEvent(tuple(Throw.for_value(v, sticks) for v in values))
+            throws = tuple(Throw.from_code(code, sticks) for code in faces)
+        except InvalidThrowError as exc:
+            raise InvalidRecordError(f"record event {number}: {exc}", ErrorCode.INVALID_THROW, event=number) from exc
         if tuple(t.value for t in throws) != tuple(values):
-            raise ValueError(f"record event {number}: the faces {faces} do not give the values {values}")
+            raise InvalidRecordError(
+                f"record event {number}: the faces {faces} do not give the values {values}",
+                ErrorCode.FACES_MISMATCH,
+                event=number,
+                value=faces,
+            )
         return ThrowEvent(throws)
-    raise ValueError(f'record event {number}: expected {{"throw": [...]}} or {{"move": "3:7"}}')
+    raise InvalidRecordError(
+        f'record event {number}: expected {{"throw": [...]}} or {{"move": "3:7"}}',
+        ErrorCode.NOT_AN_EVENT,
+        event=number,
+        value=raw,
+    )
 
 
 class Game:

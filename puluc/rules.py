@@ -1,14 +1,18 @@
 """The rules of one Puluc game: route, capture, flags, sticks, teams and setup (RULES.md §1-§9).
 
 `Rules` is an immutable value; `Rules.preset` builds the seven named variants. Validation happens here, at
-the edge where a configuration arrives, so the engine never sees an impossible combination. This module
+the edge where a configuration arrives, so the engine never sees an impossible combination: anything else
+raises `InvalidRulesError` with the field at fault and what it allows. This module
 knows nothing of positions, I/O or Discord.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
+
+from .errors import ErrorCode, InvalidRulesError, InvalidSeatError
 
 Route = Literal["army", "ants", "return", "culin"]
 Capture = Literal["stack", "eagle"]
@@ -46,9 +50,18 @@ def seat_name(index: int) -> str:
 
 
 def seat_index(name: str) -> int:
-    """Inverse of `seat_name`; raises ValueError for text that is not a seat name."""
-    if len(name) < 2 or name[0] not in "AB" or not name[1:].isdigit() or name[1] == "0":
-        raise ValueError(f"{name!r} is not a seat name (expected A1..A8 or B1..B8)")
+    """Inverse of `seat_name`; raises InvalidSeatError for anything that is not a seat name."""
+    if (
+        not isinstance(name, str)
+        or len(name) < 2
+        or name[0] not in "AB"
+        or not name[1:].isascii()
+        or not name[1:].isdigit()
+        or name[1] == "0"
+    ):
+        raise InvalidSeatError(
+            f"{name!r} is not a seat name (expected A1..A8 or B1..B8)", ErrorCode.NOT_A_SEAT, seat=name
+        )
     return (int(name[1:]) - 1) * 2 + (0 if name[0] == "A" else 1)
 
 
@@ -68,46 +81,62 @@ class Rules:
     eagle_returns: bool = False
 
     def __post_init__(self) -> None:
-        if self.route not in ROUTES:
-            raise ValueError(f"unknown route {self.route!r}; choose one of {', '.join(ROUTES)}")
-        if self.capture not in CAPTURES:
-            raise ValueError(f"unknown capture {self.capture!r}; choose one of {', '.join(CAPTURES)}")
-        if self.sticks not in STICKS:
-            raise ValueError(f"unknown sticks {self.sticks!r}; choose one of {', '.join(STICKS)}")
+        _check_choice("route", self.route, ROUTES)
+        _check_choice("capture", self.capture, CAPTURES)
+        _check_choice("sticks", self.sticks, STICKS)
         for name in ("scorpion", "fire", "one_active", "eagle_returns"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false")
-        for name in ("team_size", "throws_per_turn", "road_length"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name} must be a whole number")
-        if not 1 <= self.team_size <= MAX_TEAM_SIZE:
-            raise ValueError(f"team_size must be 1 to {MAX_TEAM_SIZE} players per team, not {self.team_size}")
+            if not isinstance(value, bool):
+                raise InvalidRulesError(
+                    f"{name} must be true or false, not {value!r}", ErrorCode.NOT_A_BOOLEAN, field=name, value=value
+                )
+        for name in ("team_size", "throws_per_turn", "road_length"):
+            _check_whole_number(name, getattr(self, name))
+        _check_team_size(self.team_size)
         if self.throws_per_turn not in (1, 2):
-            raise ValueError(f"throws_per_turn must be 1 or 2, not {self.throws_per_turn}")
+            raise InvalidRulesError(
+                f"throws_per_turn must be 1 or 2, not {self.throws_per_turn}",
+                ErrorCode.OUT_OF_RANGE,
+                field="throws_per_turn",
+                value=self.throws_per_turn,
+                low=1,
+                high=2,
+            )
         if not (MIN_ROAD <= self.road_length <= MAX_ROAD and self.road_length % 2 == 1):
-            raise ValueError(f"road_length must be an odd number from {MIN_ROAD} to {MAX_ROAD}, not {self.road_length}")
+            raise InvalidRulesError(
+                f"road_length must be an odd number from {MIN_ROAD} to {MAX_ROAD}, not {self.road_length}",
+                ErrorCode.NOT_ODD_IN_RANGE,
+                field="road_length",
+                value=self.road_length,
+                low=MIN_ROAD,
+                high=MAX_ROAD,
+            )
         if self.scorpion and self.route == "culin":
-            raise ValueError("scorpion cannot be combined with the culin route (RULES.md §4)")
+            raise InvalidRulesError(
+                "scorpion cannot be combined with the culin route (RULES.md §4)",
+                ErrorCode.SCORPION_ON_CULIN,
+                field="scorpion",
+                value=True,
+            )
         if self.eagle_returns and self.capture != "eagle":
-            raise ValueError("eagle_returns only makes sense with eagle capture (capture='eagle')")
+            raise InvalidRulesError(
+                "eagle_returns only makes sense with eagle capture (capture='eagle')",
+                ErrorCode.EAGLE_RETURNS_WITHOUT_EAGLE,
+                field="eagle_returns",
+                value=True,
+            )
 
     # -- construction ---------------------------------------------------------------------------------
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """A named variant of RULES.md §9; the setup follows `team_size` unless fields are given (§11.10)."""
-        try:
-            route, capture, scorpion, fire, sticks = PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(overrides) - known)
-        if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(unknown)}")
+        _check_choice("preset", name, tuple(PRESETS))
+        route, capture, scorpion, fire, sticks = PRESETS[name]
+        _check_known_options(overrides)
         team_size = overrides.get("team_size", 1)
-        if not isinstance(team_size, int) or not 1 <= team_size <= MAX_TEAM_SIZE:
-            raise ValueError(f"team_size must be 1 to {MAX_TEAM_SIZE} players per team, not {team_size!r}")
+        _check_whole_number("team_size", team_size)
+        _check_team_size(team_size)
         traditional = team_size >= 2
         values: dict[str, Any] = {
             "route": route,
@@ -126,8 +155,7 @@ class Rules:
     @classmethod
     def from_setup(cls, preset: str, team_size: int, setup: str, **overrides: Any) -> Rules:
         """A preset with an explicit setup name ("modern" or "traditional"), as players choose it."""
-        if setup not in SETUPS:
-            raise ValueError(f"unknown setup {setup!r}; choose modern or traditional")
+        _check_choice("setup", setup, SETUPS)
         traditional = setup == "traditional"
         values: dict[str, Any] = {"throws_per_turn": 2 if traditional else 1, "one_active": traditional}
         values.update(overrides)
@@ -183,9 +211,50 @@ class Rules:
     @classmethod
     def from_dict(cls, data: object) -> Rules:
         if not isinstance(data, dict):
-            raise ValueError("rules must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(unknown)}")
+            raise InvalidRulesError(
+                f"rules must be a JSON object, not {type(data).__name__}", ErrorCode.NOT_AN_OBJECT, value=data
+            )
+        _check_known_options(data)
         return cls(**data)
+
+
+def _check_choice(field: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InvalidRulesError(
+            f"unknown {field} {value!r}; choose one of {', '.join(choices)}",
+            ErrorCode.UNKNOWN_CHOICE,
+            field=field,
+            value=value,
+            choices=choices,
+        )
+
+
+def _check_whole_number(field: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidRulesError(
+            f"{field} must be a whole number, not {value!r}", ErrorCode.NOT_A_WHOLE_NUMBER, field=field, value=value
+        )
+
+
+def _check_team_size(team_size: int) -> None:
+    if not 1 <= team_size <= MAX_TEAM_SIZE:
+        raise InvalidRulesError(
+            f"team_size must be 1 to {MAX_TEAM_SIZE} players per team, not {team_size}",
+            ErrorCode.OUT_OF_RANGE,
+            field="team_size",
+            value=team_size,
+            low=1,
+            high=MAX_TEAM_SIZE,
+        )
+
+
+def _check_known_options(names: Iterable[object]) -> None:
+    known = tuple(f.name for f in fields(Rules))
+    unknown = tuple(sorted(str(name) for name in set(names) - set(known)))
+    if unknown:
+        raise InvalidRulesError(
+            f"unknown rule option(s): {', '.join(unknown)}",
+            ErrorCode.UNKNOWN_OPTION,
+            value=unknown,
+            choices=known,
+        )

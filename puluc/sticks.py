@@ -9,6 +9,8 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .errors import ErrorCode, InvalidRulesError, InvalidThrowError
+
 #: Value of a throw by k = number of sticks showing the counting side (index 0..4).
 STICK_TABLES: dict[str, tuple[int, int, int, int, int]] = {
     "bell": (5, 1, 2, 3, 4),
@@ -29,10 +31,21 @@ def throw_probabilities(sticks: str = "bell") -> dict[int, float]:
 
 
 def _table(sticks: str) -> tuple[int, int, int, int, int]:
-    try:
-        return STICK_TABLES[sticks]
-    except KeyError:
-        raise ValueError(f"unknown sticks {sticks!r}; choose one of {', '.join(STICK_TABLES)}") from None
+    table = STICK_TABLES.get(sticks)
+    if table is None:
+        raise _unknown_sticks(sticks)
+    return table
+
+
+def _unknown_sticks(sticks: str) -> InvalidRulesError:
+    choices = tuple(STICK_TABLES)
+    return InvalidRulesError(
+        f"unknown sticks {sticks!r}; choose one of {', '.join(choices)}",
+        ErrorCode.UNKNOWN_CHOICE,
+        field="sticks",
+        value=sticks,
+        choices=choices,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +60,12 @@ class Throw:
 
     def __post_init__(self) -> None:
         if len(self.faces) != 4 or not all(isinstance(f, bool) for f in self.faces):
-            raise ValueError("a throw has exactly four sticks, each up (True) or down (False)")
+            raise InvalidThrowError(
+                "a throw has exactly four sticks, each up (True) or down (False)",
+                ErrorCode.NOT_FOUR_STICKS,
+                value=self.faces,
+                sticks=self.sticks,
+            )
         _table(self.sticks)
 
     @property
@@ -66,8 +84,13 @@ class Throw:
 
     @classmethod
     def from_code(cls, code: str, sticks: str = "bell") -> Throw:
-        if len(code) != 4 or set(code) - {"0", "1"}:
-            raise ValueError(f"{code!r} is not a throw code (four characters 0 or 1, e.g. 1010)")
+        if not isinstance(code, str) or len(code) != 4 or set(code) - {"0", "1"}:
+            raise InvalidThrowError(
+                f"{code!r} is not a throw code (four characters 0 or 1, e.g. 1010)",
+                ErrorCode.NOT_A_FACE_CODE,
+                value=code,
+                sticks=sticks,
+            )
         faces = (code[0] == "1", code[1] == "1", code[2] == "1", code[3] == "1")
         return cls(faces, sticks)
 
@@ -77,14 +100,21 @@ class Throw:
         try:
             return _ALL_THROWS[sticks][rng.getrandbits(4)]
         except KeyError:
-            raise ValueError(f"unknown sticks {sticks!r}; choose one of {', '.join(STICK_TABLES)}") from None
+            raise _unknown_sticks(sticks) from None
 
     @classmethod
     def for_value(cls, value: int, sticks: str = "bell", rng: random.Random | None = None) -> Throw:
         """Some faces that give `value` (random among them when rng is given), for throws typed in by hand."""
         table = _table(sticks)
-        if value not in table:
-            raise ValueError(f"{value} is not a value of the {sticks} sticks ({sorted(set(table))})")
+        if type(value) is not int or value not in table:
+            allowed = tuple(sorted(set(table)))
+            raise InvalidThrowError(
+                f"{value!r} is not a value of the {sticks} sticks {list(allowed)}",
+                ErrorCode.NOT_A_THROW_VALUE,
+                value=value,
+                sticks=sticks,
+                allowed=allowed,
+            )
         k = table.index(value)
         order = [0, 1, 2, 3]
         if rng is not None:

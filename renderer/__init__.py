@@ -1,7 +1,9 @@
 """Board images for Puluc: pure functions from `puluc` objects to PNG and GIF bytes.
 
 `render_board(position)` draws a position; `render_throw(throw)` the four sticks; `render_replay(record)`
-an animated GIF of a whole game; `render_chart(series)` a win-probability or rating line chart.
+an animated GIF of a whole game; `render_chart(series)` a win-probability or rating line chart;
+`render_legend()` the key to the boards' signs. Every word drawn comes from a `texts` mapping the caller
+may give (`renderer.texts.DEFAULT_TEXTS` has the English defaults).
 This package imports `puluc` and Pillow only: never the bot, never discord, and it does no I/O.
 """
 
@@ -12,6 +14,8 @@ from . import pieces as _pieces
 from .board import BadOption, board_image, piece_centre, render_board
 from .chart import render_chart
 from .fonts import FontNotFound, load_font, set_font_path
+from .legend import render_legend
+from .marks import label_target
 from .replay import render_replay
 from .sticks import BadThrow, render_throw
 from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
@@ -20,7 +24,14 @@ from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
 def use_font(path: str | None) -> None:
     """Draw every image with the font file at `path` (None: DejaVu Sans from the system); for start-up."""
     set_font_path(path)
-    for cached in (_board.background, _board.board_palette, _pieces.head, _pieces.slice_, _pieces.icon):
+    for cached in (
+        _board.background,
+        _board.board_palette,
+        _pieces.head,
+        _pieces.slice_,
+        _pieces.icon,
+        _pieces.captive_tag,
+    ):
         cached.cache_clear()
 
 
@@ -32,10 +43,12 @@ __all__ = [
     "FontNotFound",
     "UnknownTheme",
     "board_image",
+    "label_target",
     "load_font",
     "piece_centre",
     "render_board",
     "render_chart",
+    "render_legend",
     "render_replay",
     "render_throw",
     "seat_colour",

@@ -1,13 +1,15 @@
 """The board image: `render_board(position) -> PNG bytes`, and `board_image` for callers that want pixels.
 
-The static background (homes, header panel, road cells, cell numbers, fire) is drawn once per road length,
-team size, theme, width and fire flag and cached; each render copies it and draws the position's stacks,
-homes, header, last move and labels on top. Pure: engine objects in, bytes out; no I/O, no Discord.
+The static background (panels, the folded road with its cells, bends, cell numbers and fire) is drawn
+once per road length, team size, theme, width and fire flag and cached; each render copies it and draws
+the last move, the stacks with their size labels, the homes, the header, move badges and a caption on
+top. Pure: engine objects in, bytes out; no I/O, no Discord.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple
@@ -18,16 +20,16 @@ from PIL import Image, ImageDraw
 from puluc import MoveEffect, Position, Stack, Throw
 
 from . import pieces
-from .fonts import load_font
-from .layout import Layout, Point, badge_size, gate, layout_for, travels_right
-from .panels import draw_header, draw_homes
+from .fonts import Font, load_font, put_text, text_width
+from .layout import BEND, BadWidth, Layout, Point, layout_for, up_road
+from .marks import HOME_KEYS, BadLabel, LabelKey, check_labels, draw_event_mark, draw_labels, draw_last_move
+from .panels import draw_caption, draw_frames, draw_header, draw_homes
 from .sticks import as_throws
+from .texts import resolve
 from .theme import SEAT_COLOURS, Theme, get_theme
 
-LabelKey = int | str
-HOME_KEYS = ("home-A", "home-B")
 UNUSED_INDEX = 255
-PNG_COMPRESS_LEVEL = 6  # palette PNG, L = 9: 3.4 ms and 11 KB at level 6 (RGB at level 3: 8.6 ms, 29 KB)
+PNG_COMPRESS_LEVEL = 2  # palette PNG, 8 v 8 on 800 px: 3 ms and 25 KB (level 6: 6 ms and 19 KB)
 
 
 class BadOption(ValueError):
@@ -38,35 +40,71 @@ class BadOption(ValueError):
 
 
 @lru_cache(maxsize=32)
-def background(road_length: int, team_size: int, width: int | None, theme_name: str, fire: bool) -> Image.Image:
+def background(
+    road_length: int, team_size: int, width: int | None, theme_name: str, fire: bool, caption: bool = False
+) -> Image.Image:
     """The static part of a board; cached, so callers must copy it before drawing."""
-    layout = layout_for(road_length, team_size, width)
+    layout = layout_for(road_length, team_size, width, caption)
     theme = get_theme(theme_name)
     image = Image.new("RGB", (layout.width, layout.height), theme.background)
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(layout.header, radius=10, fill=theme.panel)
-    for box in (layout.home_a, layout.home_b):
-        draw.rounded_rectangle(box, radius=10, fill=theme.panel)
-    top, bottom = layout.top_lane[1], layout.bottom_lane[3]
-    draw.rectangle((layout.road_left, top, layout.road_right - 1, bottom - 1), fill=theme.grid)
+    draw_frames(image, layout, theme)
+    _bends(draw, layout, theme)
     fire_cell = (road_length + 1) // 2 if fire else None
-    font = load_font(layout.number_size, bold=True)
+    font = load_font(layout.text_size, bold=True)
+    for row in layout.rows:
+        draw.rectangle((row.top_lane[0], row.top_lane[1], row.bottom_lane[2] - 1, row.bottom_lane[3] - 1),
+                       fill=theme.grid)
+        draw.rectangle((row.median[0], row.median[1], row.median[2] - 1, row.median[3] - 1), fill=theme.median)
     for cell in range(1, road_length + 1):
-        x0, _, x1, _ = layout.cell_box(cell)
-        colour = theme.cell if cell % 2 else theme.cell_alt
-        if cell == fire_cell:
-            colour = theme.fire
-        for lane in (layout.top_lane, layout.bottom_lane):
-            draw.rectangle((x0 + 1, lane[1] + 1, x1 - 1, lane[3] - 1), fill=colour)
-        median = layout.median_box(cell)
-        draw.rectangle((x0, median[1], x1 - 1, median[3] - 1), fill=theme.fire if cell == fire_cell else theme.median)
-        number_colour = theme.fire_glow if cell == fire_cell else theme.muted
-        draw.text(((x0 + x1) // 2, (median[1] + median[3]) // 2), str(cell), font=font, fill=number_colour, anchor="mm")
-        if cell == fire_cell:
-            for lane in (layout.top_lane, layout.bottom_lane):
-                _flame(draw, (x0, lane[1], x1, lane[3]), theme)
+        _cell(draw, layout, cell, cell == fire_cell, theme, font)
     _lane_arrows(draw, layout, theme)
     return image
+
+
+def _cell(draw: ImageDraw.ImageDraw, layout: Layout, cell: int, burning: bool, theme: Theme, font: Font) -> None:
+    row = layout.row_of(cell)
+    x0, x1 = layout.cell_x(cell)
+    colour = theme.fire if burning else theme.cell if cell % 2 else theme.cell_alt
+    for lane in (row.top_lane, row.bottom_lane):
+        draw.rectangle((x0 + 1, lane[1] + 1, x1 - 1, lane[3] - 1), fill=colour)
+    median = layout.median_box(cell)
+    if burning:
+        draw.rectangle((x0, median[1], x1 - 1, median[3] - 1), fill=theme.fire)
+    number = theme.fire_glow if burning else theme.muted
+    draw.text(((x0 + x1) // 2, (median[1] + median[3]) // 2), str(cell), font=font, fill=number, anchor="mm")
+    if burning:
+        for lane in (row.top_lane, row.bottom_lane):
+            _flame(draw, (x0, lane[1], x1, lane[3]), theme)
+
+
+def _bends(draw: ImageDraw.ImageDraw, layout: Layout, theme: Theme) -> None:
+    """The road turning from one row into the next: a band in the median's colour joining their medians,
+    with a faint arrow for each lane's turn (inside the band: down; outside it: up)."""
+    thick = max(2, layout.u(3))
+    faint = tuple((a + b) // 2 for a, b in zip(theme.cell, theme.muted, strict=True))
+    width = max(1, layout.u(1))
+    for upper, lower in itertools.pairwise(layout.rows):
+        right = upper.rightward
+        edge = layout.road_right if right else layout.road_left
+        sign = 1 if right else -1
+        x_mid = edge + sign * layout.u(BEND * 0.52)
+        y0 = (upper.median[1] + upper.median[3]) // 2
+        y1 = (lower.median[1] + lower.median[3]) // 2
+        xa, xb = sorted((edge, x_mid))
+        draw.rectangle((xa, y0 - thick // 2, xb, y0 + thick // 2), fill=theme.median)
+        draw.rectangle((xa, y1 - thick // 2, xb, y1 + thick // 2), fill=theme.median)
+        draw.rectangle((x_mid - thick // 2, y0 - thick // 2, x_mid + thick // 2, y1 + thick // 2), fill=theme.median)
+        # The lanes' turns, where a move's path runs (`Layout.leg`): the inner one goes down to the next row.
+        for depth, down in ((0.3, True), (0.75, False)):
+            x = edge + sign * layout.u(BEND * depth)
+            lane_from = upper.bottom_lane if down else lower.bottom_lane
+            lane_to = lower.top_lane if down else upper.top_lane
+            ya = (lane_from[1] + lane_from[3]) // 2
+            yb = (lane_to[1] + lane_to[3]) // 2
+            tip = (ya + yb) // 2 + (1 if down else -1) * layout.u(3)
+            d = layout.u(2) * (1 if down else -1)
+            draw.line((x - layout.u(2), tip - d, x, tip, x + layout.u(2), tip - d), fill=faint, width=width)
 
 
 def _flame(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme) -> None:
@@ -88,18 +126,23 @@ def _flame(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: The
 
 def _lane_arrows(draw: ImageDraw.ImageDraw, layout: Layout, theme: Theme) -> None:
     """Faint chevrons at the outer edge of each lane: which way its traffic runs."""
-    size = max(5, layout.piece // 6)
+    size = max(3, layout.u(2.5))
     colour = tuple((a * 3 + b) // 4 for a, b in zip(theme.cell_alt, theme.muted, strict=True))
-    for lane, right in ((layout.top_lane, False), (layout.bottom_lane, True)):
-        y = lane[3] - 2 - size if right else lane[1] + 2 + size
-        for cell in range(1, layout.road_length + 1):
-            cx = layout.cell_centre_x(cell)
-            d = size if right else -size
-            draw.line((cx - d // 2, y - size // 2, cx + d // 2, y, cx - d // 2, y + size // 2), fill=colour, width=2)
+    width = max(1, layout.u(0.8))
+    for row in layout.rows:
+        for lane, right in ((row.top_lane, False), (row.bottom_lane, True)):
+            y = lane[3] - layout.u(2) - size if right else lane[1] + layout.u(2) + size
+            for cell in range(row.first, row.last + 1):
+                cx = layout.cell_centre_x(cell)
+                d = size if right else -size
+                draw.line((cx - d // 2, y - size // 2, cx + d // 2, y, cx - d // 2, y + size // 2), fill=colour,
+                          width=width)
 
 
 @lru_cache(maxsize=16)
-def board_palette(road_length: int, team_size: int, width: int | None, theme_name: str, fire: bool) -> Image.Image:
+def board_palette(
+    road_length: int, team_size: int, width: int | None, theme_name: str, fire: bool, caption: bool = False
+) -> Image.Image:
     """The 256 colours a board is saved with: every theme and seat colour exactly, then the background's shades.
 
     Mapping the drawn RGB image onto this fixed palette costs about a millisecond and makes the PNG a third
@@ -113,10 +156,17 @@ def board_palette(road_length: int, team_size: int, width: int | None, theme_nam
     for colour in [*SEAT_COLOURS[theme.name].values(), (255, 255, 255), (17, 18, 20), (255, 221, 120), (255, 240, 200)]:
         if colour not in exact:
             exact.append(colour)
-    bg = background(road_length, team_size, width, theme_name, fire)
+    bg = background(road_length, team_size, width, theme_name, fire, caption)
     room = UNUSED_INDEX - len(exact)
     shades = bg.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    extra = (shades.getpalette() or [])[: room * 3]
+    found = shades.getpalette() or []
+    extra: list[int] = []
+    for i in range(0, min(len(found), room * 3), 3):
+        shade = (found[i], found[i + 1], found[i + 2])
+        # Pillow maps colours through a cache of 4 x 4 x 4 cells, so a shade that close to an exact colour
+        # could capture it: leave it out, and the exact colours map to themselves.
+        if all(max(abs(a - b) for a, b in zip(shade, colour, strict=True)) > 8 for colour in exact):
+            extra += shade
     flat = [c for colour in exact for c in colour] + extra
     flat += list(exact[0]) * ((768 - len(flat)) // 3)
     # Index 255 repeats the background colour; mapping picks the lower index, so 255 never appears in an
@@ -129,136 +179,54 @@ def board_palette(road_length: int, team_size: int, width: int | None, theme_nam
 # -- stacks --------------------------------------------------------------------------------------------
 
 
-def _draw_stack(image: Image.Image, layout: Layout, cell: int, stack: Stack, theme: Theme) -> None:
-    right = travels_right(stack.team, stack.direction)
-    number = layout.team_size > 1
+def _draw_stack(image: Image.Image, layout: Layout, cell: int, stack: Stack, theme: Theme, font: Font) -> None:
+    up = up_road(stack.team, stack.direction)
     height = len(stack.pieces)
-    visible = layout.visible_under(height)
-    for depth in range(1, visible + 1):
+    tower = layout.tower(cell, up, height)
+    for depth, (x, y) in enumerate(tower.slices, start=1):
         seat = stack.pieces[depth]
-        sprite = pieces.slice_(seat, seat[0] != stack.team, layout.slice_width, layout.slice_height, theme.name, number)
-        x, y = layout.slice_top(cell, right, depth, height)
+        sprite = pieces.slice_(seat, seat[0] != stack.team, layout.slice_width, layout.slice_height, theme.name)
         image.paste(sprite, (x, y), sprite)
-    hidden = height - 1 - visible
-    if hidden:
-        x, y = layout.slice_top(cell, right, visible, height)
-        edge = y + layout.slice_height + 2 if right else y - 2
-        font = load_font(max(10, layout.slice_height + 2), bold=True)
-        ImageDraw.Draw(image).text(
-            (layout.cell_centre_x(cell), edge), f"+{hidden}", font=font, fill=theme.text, anchor="mt" if right else "mb"
-        )
-    sprite = pieces.head(stack.owner, right, layout.piece, layout.pointer, theme.name, number)
-    hx, hy = layout.head_centre(cell, right)
-    left = hx - layout.piece // 2 - (0 if right else layout.pointer)
+    digit = layout.text_size if layout.team_size > 1 else 0
+    sprite = pieces.head(stack.owner, tower.right, layout.piece, layout.pointer, theme.name, digit)
+    hx, hy = tower.head
+    left = hx - layout.piece // 2 - (0 if tower.right else layout.pointer)
     image.paste(sprite, (left, hy - layout.piece // 2), sprite)
+    if tower.label is not None:
+        _size_label(image, layout, tower.label, height, len(stack.captives), theme, font)
 
 
-# -- last move and labels ------------------------------------------------------------------------------
-
-
-def _road_end_x(layout: Layout, team: str) -> int:
-    """Where a piece enters from (or arrives at) `team`'s home: the road's edge on that side."""
-    return layout.road_left - 2 if team == "A" else layout.road_right + 2
-
-
-def _draw_last_move(image: Image.Image, layout: Layout, position: Position, effect: MoveEffect, theme: Theme) -> None:
-    draw = ImageDraw.Draw(image)
-    team = effect.seat[0]
-    enemy = "B" if team == "A" else "A"
-    colour = theme.capture if effect.captures else theme.last_move
-    if effect.source is not None:
-        x0, y0, x1, y1 = layout.cell_box(effect.source)
-        _dashed_box(draw, (x0 + 1, y0 + 1, x1 - 2, y1 - 2), theme.last_move)
-        start = layout.cell_centre_x(effect.source)
-    else:
-        start = _road_end_x(layout, team)
-    if effect.dest is not None:
-        x0, y0, x1, y1 = layout.cell_box(effect.dest)
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=colour, width=3)
-        end = layout.cell_centre_x(effect.dest)
-    else:
-        # Army stacks arrive at the enemy's home; every other route brings them back to their own.
-        end = _road_end_x(layout, enemy if position.rules.route == "army" else team)
-    if end != start:
-        rightward = end > start
-        _, m0, _, m1 = layout.median
-        y = m1 - 4 if rightward else m0 + 3
-        _arrow(draw, (start, y), (end, y), theme.last_move, max(2, layout.number_size // 7))
-
-
-def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
-    x0, y0, x1, y1 = box
-    dash = 6
-    for x in range(x0, x1, dash * 2):
-        draw.line((x, y0, min(x + dash, x1), y0), fill=colour, width=2)
-        draw.line((x, y1, min(x + dash, x1), y1), fill=colour, width=2)
-    for y in range(y0, y1, dash * 2):
-        draw.line((x0, y, x0, min(y + dash, y1)), fill=colour, width=2)
-        draw.line((x1, y, x1, min(y + dash, y1)), fill=colour, width=2)
-
-
-def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, colour: tuple[int, int, int], width: int) -> None:
-    head = width * 3 + 2
-    sign = 1 if end[0] > start[0] else -1
-    draw.line((start[0], start[1], end[0] - sign * head, end[1]), fill=colour, width=width)
-    draw.polygon(
-        [(end[0], end[1]), (end[0] - sign * head * 2, end[1] - head), (end[0] - sign * head * 2, end[1] + head)],
-        fill=colour,
-    )
-
-
-def _mark(draw: ImageDraw.ImageDraw, layout: Layout, cell: int, kind: str, theme: Theme) -> None:
-    """A round badge at the top corner of `cell`'s column: red cross for a capture, flame for a burn."""
-    _x0, y0, x1, _ = layout.cell_box(cell)
-    r = max(7, layout.piece // 5)
-    cx, cy = x1 - r - 1, y0 + r + 1
-    draw.ellipse(
-        (cx - r, cy - r, cx + r, cy + r), fill=theme.capture if kind == "x" else theme.fire_glow, outline=theme.text
-    )
-    k = r // 2
-    if kind == "x":
-        draw.line((cx - k, cy - k, cx + k, cy + k), fill=(255, 255, 255), width=max(2, r // 4))
-        draw.line((cx - k, cy + k, cx + k, cy - k), fill=(255, 255, 255), width=max(2, r // 4))
-    else:
-        draw.polygon([(cx, cy - k - 1), (cx + k, cy + k), (cx - k, cy + k)], fill=(255, 240, 200))
-
-
-def check_labels(labels: Mapping[LabelKey, str], road_length: int) -> None:
-    for key, text in labels.items():
-        if isinstance(key, bool) or not (
-            (isinstance(key, int) and 1 <= key <= road_length) or (isinstance(key, str) and key in HOME_KEYS)
-        ):
-            raise BadOption(f"label target {key!r} is not a cell 1..{road_length} or 'home-A'/'home-B'")
-        if not isinstance(text, str) or not 1 <= len(text) <= 3:
-            raise BadOption(f"label {text!r} for {key!r} must be 1 to 3 characters, like the move buttons")
-
-
-def label_centre(layout: Layout, position: Position, key: LabelKey) -> Point:
-    """Where the badge for a destination is drawn: in the free lane of the cell, or at the home's edge."""
-    if isinstance(key, str):
-        x0, y0, x1, y1 = gate(layout, key[-1])
-        inner = badge_size(layout) // 2 + 8
-        return (x1 - inner if key[-1] == "A" else x0 + inner), (y0 + y1) // 2
-    stack = position.stack_at(key)
-    # A stack there: the lane it does not use. An empty cell: the lane of the mover going out.
-    right = not travels_right(stack.team, stack.direction) if stack is not None else position.team_to_move == "A"
-    x = layout.cell_centre_x(key)
-    _, y = layout.head_centre(key, right)
-    return x, y
-
-
-def _draw_labels(
-    image: Image.Image, layout: Layout, position: Position, labels: Mapping[LabelKey, str], theme: Theme
+def _size_label(
+    image: Image.Image,
+    layout: Layout,
+    box: tuple[int, int, int, int],
+    height: int,
+    captives: int,
+    theme: Theme,
+    font: Font,
 ) -> None:
+    """The stack's size, then a striped tag and the number of captives it holds (when it holds any)."""
     draw = ImageDraw.Draw(image)
-    size = badge_size(layout)
-    font = load_font(max(10, size * 3 // 5), bold=True)
-    for key, text in labels.items():
-        cx, cy = label_centre(layout, position, key)
-        w = max(size, int(font.getlength(text)) + 10)
-        box = (cx - w // 2, cy - size // 2, cx + w // 2, cy + size // 2)
-        draw.rounded_rectangle(box, radius=size // 4, fill=theme.badge, outline=theme.badge_text, width=2)
-        draw.text((cx, cy), text, font=font, fill=theme.badge_text, anchor="mm")
+    x0, y0, x1, y1 = box
+    size_text = str(height)
+    gap = layout.u(2.5)
+    tag_w = max(6, layout.u(10))
+    size = layout.text_size
+    parts = int(text_width(size_text, size))
+    if captives:
+        parts += gap + tag_w + layout.u(1.5) + int(text_width(str(captives), size))
+    pad = layout.u(1.5)
+    cx = (x0 + x1) // 2
+    left = cx - parts // 2
+    draw.rounded_rectangle((left - pad, y0, left + parts + pad, y1), radius=layout.u(3), fill=theme.panel)
+    cy = (y0 + y1) // 2
+    put_text(image, (left, cy), size_text, size, theme.text, "lm")
+    if captives:
+        x = left + int(text_width(size_text, size)) + gap
+        tag = pieces.captive_tag(tag_w, max(3, layout.u(5)), theme.name)
+        image.paste(tag, (x, cy - tag.height // 2), tag)
+        x += tag_w + layout.u(1.5)
+        put_text(image, (x, cy), str(captives), size, theme.text, "lm")
 
 
 def _last_effect(position: Position, last_move: bool | MoveEffect) -> MoveEffect | None:
@@ -267,6 +235,20 @@ def _last_effect(position: Position, last_move: bool | MoveEffect) -> MoveEffect
     if not isinstance(last_move, bool):
         raise BadOption(f"last_move must be True, False or a MoveEffect, not {last_move!r}")
     return position.last_move if last_move else None
+
+
+def _check_names(names: Mapping[str, str] | None, position: Position) -> dict[str, str]:
+    if names is None:
+        return {}
+    if not isinstance(names, Mapping):
+        raise BadOption(f"names must map seats to player names, not {type(names).__name__}")
+    seats = set(position.rules.seats)
+    for seat, name in names.items():
+        if seat not in seats:
+            raise BadOption(f"names: {seat!r} is not a seat of this game ({', '.join(position.rules.seats)})")
+        if not isinstance(name, str):
+            raise BadOption(f"names: the name of {seat} must be a string, not {type(name).__name__}")
+    return {seat: " ".join(name.split()) for seat, name in names.items()}
 
 
 # -- the public functions ------------------------------------------------------------------------------
@@ -281,6 +263,9 @@ def board_image(
     advantage: float | None = None,
     throw: Throw | Sequence[Throw] | None = None,
     width: int | None = None,
+    names: Mapping[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
+    caption: str | None = None,
 ) -> Image.Image:
     """The board as an RGB Pillow image; `render_board` documents the options."""
     if not isinstance(position, Position):
@@ -295,21 +280,32 @@ def board_image(
     ):
         raise BadOption(f"advantage must be team A's win probability from 0 to 1, not {advantage!r}")
     if labels:
-        check_labels(labels, position.road_length)
+        try:
+            check_labels(labels, position.road_length)
+        except BadLabel as exc:
+            raise BadOption(str(exc)) from None
+    if caption is not None and not isinstance(caption, str):
+        raise BadOption(f"caption must be a string, not {type(caption).__name__}")
+    words = resolve(texts)
+    seat_names = _check_names(names, position)
     throws = as_throws(throw) if throw is not None else None
-    layout = layout_for(position.road_length, rules.team_size, width)
-    image = background(position.road_length, rules.team_size, width, t.name, rules.fire).copy()
+    framed = caption is not None
+    layout = layout_for(position.road_length, rules.team_size, width, framed)
+    image = background(position.road_length, rules.team_size, width, t.name, rules.fire, framed).copy()
     effect = _last_effect(position, last_move)
     if effect is not None:
-        _draw_last_move(image, layout, position, effect, t)
+        draw_last_move(image, layout, position, effect, t)
+    font = load_font(layout.text_size, bold=True)
     for cell, stack in position.stacks():
-        _draw_stack(image, layout, cell, stack, t)
-    if effect is not None and effect.dest is not None and (effect.captures or effect.burns):
-        _mark(ImageDraw.Draw(image), layout, effect.dest, "x" if effect.captures and not effect.burns else "fire", t)
+        _draw_stack(image, layout, cell, stack, t, font)
+    if effect is not None:
+        draw_event_mark(image, layout, position, effect, t)
     draw_homes(image, layout, position, t)
-    draw_header(image, layout, position, t, throws, advantage)
+    draw_header(image, layout, position, t, throws, advantage, seat_names, words)
     if labels:
-        _draw_labels(image, layout, position, labels, t)
+        draw_labels(image, layout, position, labels, t)
+    if caption is not None:
+        draw_caption(image, layout, t, caption)
     return image
 
 
@@ -322,22 +318,39 @@ def render_board(
     advantage: float | None = None,
     throw: Throw | Sequence[Throw] | None = None,
     width: int | None = None,
+    names: Mapping[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
+    caption: str | None = None,
 ) -> bytes:
     """The board of `position` as PNG bytes.
 
     theme: "dark" (default, for Discord's dark mode) or "light".
-    last_move: mark the move that produced the position (source, destination, capture or burn); or the
+    last_move: mark the move that produced the position (source, path, destination, capture or burn); or the
         `MoveEffect` to mark, for a position reached by a throw after that move (throws forget the last move).
     labels: destination -> short button label, e.g. {8: "1", 3: "2", "home-A": "3"}; drawn as badges.
     advantage: team A's win probability (0..1) for the "who is ahead" bar; None draws no bar.
-    throw: a Throw or the turn's throws, drawn as sticks in the header.
-    width: image width in pixels (480..2400); default 1000-1400 by road length.
+    throw: a Throw or the turn's throws, drawn as sticks in the header (played ones struck out).
+    width: image width in pixels (400..2400); default 800. The layout scales with it.
+    names: seat -> player name, e.g. {"A1": "Alice"}, for the header's "whose turn" line.
+    texts: the words drawn, by key (see `renderer.texts.DEFAULT_TEXTS`); missing keys are English.
+    caption: a line of text under the board (replay frames say there what happened).
     """
     image = board_image(
-        position, theme=theme, last_move=last_move, labels=labels, advantage=advantage, throw=throw, width=width
+        position,
+        theme=theme,
+        last_move=last_move,
+        labels=labels,
+        advantage=advantage,
+        throw=throw,
+        width=width,
+        names=names,
+        texts=texts,
+        caption=caption,
     )
     rules = position.rules
-    palette = board_palette(position.road_length, rules.team_size, width, get_theme(theme).name, rules.fire)
+    palette = board_palette(
+        position.road_length, rules.team_size, width, get_theme(theme).name, rules.fire, caption is not None
+    )
     out = io.BytesIO()
     image.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
@@ -357,5 +370,15 @@ def piece_centre(position: Position, cell: int, depth: int = 0, *, width: int | 
         raise ValueError(f"the stack on cell {cell} has {height} pieces; depth must be 0 to {height - 1}")
     layout = layout_for(position.road_length, position.rules.team_size, width)
     if depth > layout.visible_under(height):
-        raise ValueError(f"piece {depth} of the stack on cell {cell} is summed up as '+n', not drawn")
-    return layout.piece_point(cell, travels_right(stack.team, stack.direction), depth, height)
+        raise ValueError(f"piece {depth} of the stack on cell {cell} is counted in the stack's label, not drawn")
+    return layout.piece_point(cell, up_road(stack.team, stack.direction), depth, height)
+
+
+__all__ = [
+    "HOME_KEYS",
+    "BadOption",
+    "BadWidth",
+    "board_image",
+    "piece_centre",
+    "render_board",
+]

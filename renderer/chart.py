@@ -1,11 +1,11 @@
 """Line charts as PNG: a game's win-probability history, or a player's rating history.
 
-`render_chart(series, kind="advantage")`: `series` is team A's win probability (0..1) after each move; the
-area above the middle line is filled in team A's colour, below it in team B's, with the team shapes at the
-top and bottom edges (so the chart does not rely on colour alone).
-`render_chart(series, kind="rating")`: `series` is ratings (floats, plotted by index) or (x, rating)
-points where x is an index, a Unix timestamp or a `datetime`; dates label the x axis when given.
-Only digits and dates are drawn, never user text. Pure: numbers in, PNG bytes out.
+`render_chart(series, kind="advantage")`: `series` is team A's win probability (0..1), as (turn, p) points
+or plain values (plotted at 0, 1, 2, ...); the area above the middle line is filled in team A's colour,
+below it in team B's, with the team shapes at the top and bottom edges (so the chart does not rely on
+colour alone). `render_chart(series, kind="rating")`: `series` is ratings (floats, plotted by game) or
+(x, rating) points where x is a game number, a Unix timestamp or a `datetime`; dates label the x axis when
+given. Both have a title and named axes from the caller's texts. Pure: numbers in, PNG bytes out.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from __future__ import annotations
 import io
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from PIL import Image, ImageDraw
 
 from .fonts import Font, load_font
+from .texts import resolve
 from .theme import Theme, get_theme
 
 Point = tuple[float, float]
@@ -52,7 +53,7 @@ def _points(series: Sequence[float] | Sequence[tuple[object, float]], kind: str)
             else:
                 raise BadSeries(f"point {i}: x must be a number or a datetime, not {x_raw!r}")
         else:
-            x, y_raw = float(i), item
+            x, y_raw = float(i + 1), item  # plain values: turn or game 1, 2, 3, ...
         if isinstance(y_raw, bool) or not isinstance(y_raw, int | float) or not math.isfinite(y_raw):
             raise BadSeries(f"point {i}: value must be a finite number, not {y_raw!r}")
         if kind == "advantage" and not 0.0 <= y_raw <= 1.0:
@@ -76,26 +77,46 @@ def render_chart(
     kind: str = "advantage",
     theme: str = "dark",
     width: int = 800,
-    height: int = 320,
+    height: int = 400,
+    texts: Mapping[str, str] | None = None,
 ) -> bytes:
-    """A line chart PNG of `series` (see the module docstring for the two kinds)."""
+    """A line chart PNG of `series` (see the module docstring for the two kinds).
+
+    Titled and with named axes, in the words of `texts` (see `renderer.texts`; English by default). Sizes
+    are designed for the chart shown 400 px wide, like the boards, and scale with `width`.
+    """
     points, dated = _points(series, kind)
     if not (240 <= width <= 2400 and 120 <= height <= 1600):
         raise BadSeries(f"chart size must be 240-2400 x 120-1600 px, not {width} x {height}")
+    words = resolve(texts)
     t = get_theme(theme)
     # Drawn at twice the size and reduced, so the line and the fills get smooth edges.
     s = SCALE
     big_w, big_h = width * s, height * s
+    unit = big_w / 400  # pixels per design unit (one pixel of the chart shown 400 px wide)
+
+    def u(value: float) -> int:
+        return round(value * unit)
+
     image = Image.new("RGB", (big_w, big_h), t.background)
     draw = ImageDraw.Draw(image)
-    font = load_font(max(11, height // 22) * s)
-    left, right, top, bottom = 64 * s, big_w - 24 * s, 20 * s, big_h - 36 * s
-    draw.rounded_rectangle((8 * s, 8 * s, big_w - 8 * s, big_h - 8 * s), radius=10 * s, fill=t.panel)
+    font = load_font(u(12), bold=True)
+    title_font = load_font(u(14), bold=True)
+    advantage = kind == "advantage"
+    title = words["advantage_title" if advantage else "rating_title"]
+    y_name = words["advantage_axis" if advantage else "rating_axis"]
+    x_name = words["turn_axis" if advantage else "date_axis" if dated else "game_axis"]
+    draw.rounded_rectangle((u(4), u(4), big_w - u(4), big_h - u(4)), radius=u(6), fill=t.panel)
+    draw.text((u(12), u(14)), title, font=title_font, fill=t.text, anchor="lm")
+    left, right = u(50), big_w - u(22)
+    top, bottom = u(48), big_h - u(36)
+    draw.text((u(12), top - u(10)), y_name, font=font, fill=t.muted, anchor="lb")
+    draw.text(((left + right) // 2, big_h - u(12)), x_name, font=font, fill=t.muted, anchor="mm")
     xs = [p[0] for p in points]
     x_min, x_max = min(xs), max(xs)
     if x_max == x_min:
         x_max = x_min + 1
-    if kind == "advantage":
+    if advantage:
         y_min, y_max = 0.0, 1.0
         y_ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
     else:
@@ -115,26 +136,27 @@ def render_chart(
     for value in y_ticks:
         _, y = px((x_min, value))
         draw.line((left, y, right, y), fill=t.grid, width=s)
-        text = f"{round(value * 100)}%" if kind == "advantage" else f"{value:g}"
-        draw.text((left - 8 * s, y), text, font=font, fill=t.muted, anchor="rm")
-    _x_labels(draw, font, t, points, dated, (left, right, bottom))
+        text = f"{round(value * 100)}%" if advantage else f"{value:g}"
+        draw.text((left - u(4), y), text, font=font, fill=t.muted, anchor="rm")
+    _x_labels(draw, font, t, points, dated, (left, right, bottom), u(4))
     coords = [px(p) for p in points]
-    if kind == "advantage":
+    if advantage:
         _, mid = px((x_min, 0.5))
         _fill_advantage(draw, coords, mid, t)
         draw.line((left, mid, right, mid), fill=t.muted, width=s)
-        _team_marks(draw, t, right, top, bottom)
+        _team_marks(draw, t, right, top, bottom, u(5))
         line = t.text
     else:
         line = t.badge
     if len(coords) == 1:
         x, y = coords[0]
-        draw.ellipse((x - 4 * s, y - 4 * s, x + 4 * s, y + 4 * s), fill=line)
+        draw.ellipse((x - u(3), y - u(3), x + u(3), y + u(3)), fill=line)
     else:
-        draw.line(coords, fill=line, width=3 * s, joint="curve")
-    if kind == "rating" and len(coords) <= 60:
+        draw.line(coords, fill=line, width=max(s, u(1.8)), joint="curve")
+    if not advantage and len(coords) <= 60:
+        r = u(2.2)
         for x, y in coords:
-            draw.ellipse((x - 3 * s, y - 3 * s, x + 3 * s, y + 3 * s), fill=line, outline=t.panel, width=s)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=line, outline=t.panel, width=s)
     out = io.BytesIO()
     image.reduce(s).save(out, "PNG", compress_level=6)
     return out.getvalue()
@@ -152,15 +174,22 @@ def _fill_advantage(draw: ImageDraw.ImageDraw, coords: list[tuple[int, int]], mi
                 draw.line((x, mid, x, y_int), fill=t.team_b)
 
 
-def _team_marks(draw: ImageDraw.ImageDraw, t: Theme, right: int, top: int, bottom: int) -> None:
-    r = 7 * SCALE
-    draw.ellipse((right - 2 * r, top - r + 4 * SCALE, right, top + r + 4 * SCALE), fill=t.team_a, outline=t.rim_a)
-    draw.rounded_rectangle(
-        (right - 2 * r, bottom - r - 4 * SCALE, right, bottom + r - 4 * SCALE),
-        radius=3 * SCALE,
-        fill=t.team_b,
-        outline=t.rim_b,
-    )
+def _team_marks(draw: ImageDraw.ImageDraw, t: Theme, right: int, top: int, bottom: int, r: int) -> None:
+    """Team A's disc at the top edge (A ahead), team B's square at the bottom, right of the plot."""
+    x0, x1 = right + r // 2, right + r // 2 + 2 * r
+    draw.ellipse((x0, top - r, x1, top + r), fill=t.team_a, outline=t.rim_a)
+    draw.rounded_rectangle((x0, bottom - r, x1, bottom + r), radius=max(1, r // 2), fill=t.team_b, outline=t.rim_b)
+
+
+def x_ticks(points: Sequence[Point], dated: bool) -> list[float]:
+    """Where the x axis is labelled: three dates (first, middle, last), or round turn or game numbers."""
+    x_min, x_max = min(p[0] for p in points), max(p[0] for p in points)
+    span = max(x_max - x_min, 1.0)
+    if dated:
+        return [x_min + span * i / 2 for i in range(3)]
+    step = max(1.0, _nice_step(span, 5))
+    first = math.ceil(x_min / step) * step
+    return [first + step * i for i in range(int((x_max - first) / step) + 1)]
 
 
 def _x_labels(
@@ -170,19 +199,16 @@ def _x_labels(
     points: list[Point],
     dated: bool,
     frame: tuple[int, int, int],
+    gap: int,
 ) -> None:
-    """Five evenly spaced dates, or move numbers at round steps."""
+    """Label the x axis at `x_ticks`."""
     left, right, bottom = frame
     x_min, x_max = min(p[0] for p in points), max(p[0] for p in points)
     span = max(x_max - x_min, 1.0)
-    if dated:
-        values = [x_min + span * i / 4 for i in range(5)]
-    else:
-        step = max(1.0, _nice_step(span, 5))
-        values = [x_min + step * i for i in range(int(span / step) + 1)]
-    for x_value in values:
+    edge = gap * 8
+    for x_value in x_ticks(points, dated):
         x = round(left + (right - left) * (x_value - x_min) / span)
         text = datetime.fromtimestamp(x_value, UTC).strftime("%Y-%m-%d") if dated else f"{x_value:g}"
-        anchor = "lt" if x - left < 30 * SCALE else "rt" if right - x < 30 * SCALE else "mt"
-        draw.text((x, bottom + 8 * SCALE), text, font=font, fill=t.muted, anchor=anchor)
-        draw.line((x, bottom, x, bottom + 4 * SCALE), fill=t.muted, width=SCALE)
+        anchor = "lt" if x - left < edge else "rt" if right - x < edge else "mt"
+        draw.text((x, bottom + gap * 2), text, font=font, fill=t.muted, anchor=anchor)
+        draw.line((x, bottom, x, bottom + gap), fill=t.muted, width=SCALE)

@@ -2,9 +2,9 @@
 
 Team A pieces are discs with a light rim, team B pieces rounded squares with a dark rim, so team is told
 by shape as well as colour. A top piece carries a pointer on the side it travels to, and in team games
-its seat number. Pieces under the top are flat slices: a captive (enemy) slice is crossed by dark chain
-bars at both ends, a freed compatriot (own team) slice carries a light ring. Sprites are drawn at four
-times their size and reduced, which gives smooth edges at the cost of drawing each sprite once.
+its seat number. Pieces under the top are flat slices: a captive (enemy) slice is striped, a freed
+compatriot (own team) slice is plain. Sprites are drawn at four times their size and reduced, which
+gives smooth edges at the cost of drawing each sprite once.
 This module draws sprites only; placing them is `board.py`'s job.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from .fonts import load_font
 from .theme import RGB, SEAT_COLOURS, get_theme
@@ -40,10 +40,12 @@ def _digit_ink(fill: RGB) -> RGB:
 
 
 @lru_cache(maxsize=512)
-def head(seat: str, right: bool, size: int, pointer: int, theme: str, number: bool) -> Image.Image:
+def head(seat: str, right: bool, size: int, pointer: int, theme: str, digit: int) -> Image.Image:
     """The top piece of a stack: body `size` px, a pointer of `pointer` px on the travel side.
 
-    The sprite is `size + pointer` wide and `size` tall; the body is flush with the side away from travel.
+    `digit` is the font size of the seat number drawn on the body (team games), 0 for none (1 v 1, where
+    the body carries a chevron instead). The sprite is `size + pointer` wide and `size` tall; the body is
+    flush with the side away from travel.
     """
     team = seat[0]
     fill = SEAT_COLOURS[get_theme(theme).name][seat]
@@ -61,7 +63,7 @@ def head(seat: str, right: bool, size: int, pointer: int, theme: str, number: bo
     tip = w - 1 if right else 0
     draw.polygon([(base, mid - half), (tip, mid), (base, mid + half)], fill=get_theme(theme).text, outline=rim)
     _body(draw, body, team, fill, rim, line)
-    if not number:
+    if not digit:
         # 1 v 1 pieces carry no seat number, so the direction is also drawn large inside the body.
         cx = (body[0] + body[2]) // 2
         k = size * SS // 5
@@ -72,16 +74,20 @@ def head(seat: str, right: bool, size: int, pointer: int, theme: str, number: bo
             width=max(SS, size * SS // 9),
             joint="curve",
         )
-    if number:
-        font = load_font(max(8, size * SS * 9 // 20), bold=True)
+    if digit:
+        font = load_font(digit * SS, bold=True)
         cx = (body[0] + body[2]) // 2
-        draw.text((cx, mid - size * SS // 12), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
+        draw.text((cx, mid - size * SS // 14), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
     return image.reduce(SS)
 
 
 @lru_cache(maxsize=1024)
-def slice_(seat: str, captive: bool, width: int, height: int, theme: str, number: bool) -> Image.Image:
-    """A piece under the top of a stack, `width` x `height` px, marked captive or freed compatriot."""
+def slice_(seat: str, captive: bool, width: int, height: int, theme: str) -> Image.Image:
+    """A piece under the top of a stack, `width` x `height` px: a captive is striped, a freed compatriot plain.
+
+    The stripes are the captive's cue besides colour: dark bars slanting across the right three fifths,
+    thick enough to show at Discord's preview size. The left part stays plain, in the seat's colour.
+    """
     team = seat[0]
     t = get_theme(theme)
     fill = SEAT_COLOURS[t.name][seat]
@@ -90,39 +96,34 @@ def slice_(seat: str, captive: bool, width: int, height: int, theme: str, number
     image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     box = (0, 0, w - 1, h - 1)
-    if team == "A":
-        draw.rounded_rectangle(box, radius=h // 2, fill=fill, outline=rim, width=SS)
-    else:
-        draw.rounded_rectangle(box, radius=max(SS, h // 5), fill=fill, outline=rim, width=SS)
+    radius = h // 2 if team == "A" else max(SS, h // 5)
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=rim, width=SS)
     if captive:
-        # Chain bars: two dark slanted bars near each end, the way shackles read at any size.
-        bar = max(SS, w // 22)
-        for frac in (0.1, 0.2, 0.8, 0.9):
-            x = int(w * frac)
-            draw.polygon([(x - bar, h - SS), (x + bar // 2, SS), (x + bar * 2, SS), (x + bar // 2, h - SS)], fill=t.ink)
-    else:
-        # Freed compatriot: a light ring at each end.
-        r = max(SS * 2, h // 3)
-        for frac in (0.14, 0.86):
-            x = int(w * frac)
-            draw.ellipse((x - r, h // 2 - r, x + r, h // 2 + r), outline=(255, 255, 255), width=max(SS, r // 3))
-    if number and height >= 12:
-        font = load_font(max(8, h * 3 // 4), bold=True)
-        draw.text((int(w * 0.34), h // 2), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
+        bar = max(SS * 2, h // 3)
+        mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(mask).rounded_rectangle(box, radius=radius, fill=255)
+        stripes = Image.new("L", (w, h), 0)
+        sd = ImageDraw.Draw(stripes)
+        x = int(w * 0.42)
+        while x < w + h:
+            sd.polygon([(x, h), (x + bar, h), (x + bar + h, 0), (x + h, 0)], fill=255)
+            x += bar * 2 + bar // 2
+        ink = Image.new("RGBA", (w, h), (*t.ink, 255))
+        image.paste(ink, (0, 0), ImageChops.multiply(stripes, mask))
     return image.reduce(SS)
 
 
 @lru_cache(maxsize=256)
-def icon(seat: str, size: int, theme: str, number: bool) -> Image.Image:
-    """A plain piece of `seat` (no pointer), for the homes and the header."""
+def icon(seat: str, size: int, theme: str, digit: int) -> Image.Image:
+    """A plain piece of `seat` (no pointer), for the homes and the header; `digit` as for `head`."""
     team = seat[0]
     fill = SEAT_COLOURS[get_theme(theme).name][seat]
     s = size * SS
     image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     _body(draw, (0, 0, s - 1, s - 1), team, fill, _rim(team, theme), 2 * SS if size >= 24 else SS)
-    if number:
-        font = load_font(max(8, s * 9 // 20), bold=True)
+    if digit:
+        font = load_font(digit * SS, bold=True)
         draw.text((s // 2, s // 2), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
     return image.reduce(SS)
 
@@ -164,4 +165,20 @@ def pip(seat: str, state: str, size: int, theme: str) -> Image.Image:
         draw.polygon([(s // 2, SS), (s - s // 5, s * 3 // 5), (s // 2, s - SS), (s // 5, s * 3 // 5)], fill=t.muted)
     else:
         raise ValueError(f"unknown pip state {state!r}")
+    return image.reduce(SS)
+
+
+@lru_cache(maxsize=64)
+def captive_tag(width: int, height: int, theme: str) -> Image.Image:
+    """The sign for "captives" beside a stack's size: a small flat piece, striped like a captive slice."""
+    t = get_theme(theme)
+    w, h = width * SS, height * SS
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 3, fill=t.text)
+    bar = max(SS, h // 3)
+    x = int(w * 0.4)
+    while x < w:
+        draw.polygon([(x, h), (x + bar, h), (x + bar + h // 2, 0), (x + h // 2, 0)], fill=t.ink)
+        x += bar * 2 + bar // 2
     return image.reduce(SS)

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from puluc import Throw
 
-from .fonts import load_font
+from .fonts import put_text, text_width
 from .theme import Theme, get_theme
 
 
@@ -38,11 +38,11 @@ def as_throws(throw: Throw | Sequence[Throw]) -> tuple[Throw, ...]:
     return throws
 
 
-def throws_width(count: int, height: int) -> int:
+def throws_width(count: int, height: int, font_size: int | None = None) -> int:
     """Width `draw_throws` needs for `count` throws in a box `height` px tall."""
     stick_w, gap = _stick_size(height)
-    group = 4 * stick_w + 3 * gap + gap * 2 + _value_width(height)
-    return count * group + (count - 1) * gap * 4
+    group = 4 * (stick_w + gap) + 2 * gap + _value_width(height, font_size)
+    return count * group + (count - 1) * gap * 3
 
 
 def _stick_size(height: int) -> tuple[int, int]:
@@ -50,27 +50,47 @@ def _stick_size(height: int) -> tuple[int, int]:
     return stick_w, max(2, stick_w // 2)
 
 
-def _value_width(height: int) -> int:
-    return max(12, height * 3 // 5)
+def _font_size(height: int, font_size: int | None) -> int:
+    return font_size if font_size is not None else max(10, height * 3 // 5)
 
 
-def draw_throws(image: Image.Image, box: tuple[int, int, int, int], throws: Sequence[Throw], theme: Theme) -> None:
-    """Paint `throws` left to right into `box`, each as four sticks and its value."""
+def _value_width(height: int, font_size: int | None = None) -> int:
+    size = _font_size(height, font_size)
+    return max(12, int(text_width("5", size)) + 4)
+
+
+def draw_throws(
+    image: Image.Image,
+    box: tuple[int, int, int, int],
+    throws: Sequence[Throw],
+    theme: Theme,
+    used: Sequence[bool] = (),
+    font_size: int | None = None,
+) -> None:
+    """Paint `throws` left to right into `box`, each as four sticks and its value; `used` ones struck out."""
     draw = ImageDraw.Draw(image)
     x0, y0, _, y1 = box
     height = y1 - y0
     stick_w, gap = _stick_size(height)
-    font = load_font(max(10, height * 3 // 5), bold=True)
+    font_size_px = _font_size(height, font_size)
+    value_w = _value_width(height, font_size)
     x = x0
-    for throw in throws:
+    for index, throw in enumerate(throws):
+        start = x
         for face in throw.faces:
             _stick(draw, (x, y0, x + stick_w, y1), face, theme)
             x += stick_w + gap
         x += gap * 2
-        draw.text(
-            (x + _value_width(height) // 2, (y0 + y1) // 2), str(throw.value), font=font, fill=theme.text, anchor="mm"
-        )
-        x += _value_width(height) + gap * 4 - gap
+        spent = index < len(used) and used[index]
+        colour = theme.muted if spent else theme.text
+        put_text(image, (x + value_w // 2, (y0 + y1) // 2), str(throw.value), font_size_px, colour, "mm")
+        x += value_w
+        if spent:
+            # Played already: a line through sticks and value, so only the throws still to play stand out.
+            mid = (y0 + y1) // 2
+            draw.line((start - 1, mid, x, mid), fill=theme.background, width=max(3, stick_w))
+            draw.line((start - 1, mid, x, mid), fill=theme.muted, width=max(1, stick_w // 2))
+        x += gap * 3
 
 
 def _stick(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], up: bool, theme: Theme) -> None:

@@ -1,9 +1,13 @@
 """Colours of the board images: the light and dark themes and the sixteen seat colours.
 
-Seat colours come from colour-blind-safe palettes (Okabe-Ito and Paul Tol's): team A takes the warm half,
-team B the cool half, but team is never told by colour alone (team A pieces are discs with a light rim,
-team B pieces are rounded squares with a dark rim; see `pieces.py`). This module only holds values; it
-never draws and reads no files.
+Seat colours are chosen to stay apart for everyone: `benchmarks/seat_palette.py` searched for sixteen
+colours whose smallest CIEDE2000 distance, for normal vision and under simulated protanopia,
+deuteranopia and tritanopia (Machado et al. 2009, `vision.py`), is as large as possible (10.6), and the
+tests hold them to at least 10. Team A takes warm hues and team B cool ones, A1 and B1 keep the teams'
+own orange and sky blue, but team is never told by colour alone (team A pieces are discs with a light
+rim, team B pieces rounded squares with a dark rim; see `pieces.py`). One palette serves both themes:
+its lightness band reads on the dark and the light lanes. This module only holds values; it never draws
+and reads no files.
 """
 
 from __future__ import annotations
@@ -21,24 +25,21 @@ def _hex(code: str) -> RGB:
     return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
 
 
-# Team A: warm colours (Okabe-Ito orange, vermillion, yellow, reddish purple; Tol rose, sand, wine, olive).
-_TEAM_A = ("E69F00", "CC79A7", "F0E442", "D55E00", "EE6677", "DDCC77", "AA3377", "999933")
-# Team B: cool colours (Okabe-Ito sky blue, bluish green, blue; Tol cyan, teal, pear, purple, pale grey).
-_TEAM_B = ("56B4E9", "009E73", "0072B2", "88CCEE", "44AA99", "BBCC33", "9966CC", "DDDDDD")
-# On a white page the palest colours lose their edge; the light theme uses deeper shades of them.
-_LIGHT_SWAPS = {"F0E442": "D9C800", "DDCC77": "C2A83E", "88CCEE": "4FA6D6", "DDDDDD": "9A9A9A", "BBCC33": "99AA11"}
+# `python benchmarks/seat_palette.py --seed 2 --steps 600000`; seat 1 first, then light to dark.
+_TEAM_A = ("E69F00", "F9BDAF", "C893B1", "FD506E", "A96E8A", "FF0106", "905074", "B90898")
+_TEAM_B = ("56B4E9", "ACE477", "00A274", "997CB4", "4183FD", "45881A", "62744B", "2C4EFF")
 
 
-def _seat_table(swaps: dict[str, str]) -> dict[str, RGB]:
+def _seat_table() -> dict[str, RGB]:
     table: dict[str, RGB] = {}
     for number in range(8):
-        table[f"A{number + 1}"] = _hex(swaps.get(_TEAM_A[number], _TEAM_A[number]))
-        table[f"B{number + 1}"] = _hex(swaps.get(_TEAM_B[number], _TEAM_B[number]))
+        table[f"A{number + 1}"] = _hex(_TEAM_A[number])
+        table[f"B{number + 1}"] = _hex(_TEAM_B[number])
     return table
 
 
-#: Theme name -> seat name ("A1".."B8") -> RGB fill of that seat's pieces.
-SEAT_COLOURS: dict[str, dict[str, RGB]] = {"dark": _seat_table({}), "light": _seat_table(_LIGHT_SWAPS)}
+#: Theme name -> seat name ("A1".."B8") -> RGB fill of that seat's pieces (the same in both themes).
+SEAT_COLOURS: dict[str, dict[str, RGB]] = {"dark": _seat_table(), "light": _seat_table()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,28 +1,61 @@
-"""Shared fixtures: a controllable clock and a real SQLite store in a temporary directory."""
+"""Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite store, the bot in
+SimCord, a fresh PostgreSQL schema (`postgres_url`: tests/postgres.py), and a check that nothing logs an ERROR a
+test did not declare. The helpers behind them live in `tests/helpers.py`."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import simcord
 
-from bot.storage.sqlite.store import Store, open_store
+from bot.app import PulucBot
+from bot.config import Settings
+from bot.storage.sqlite.store import SqliteStore, open_store
+from puluc import Rules
+from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_settings, seeded_bot
+from tests.postgres import fresh_schema
 
-START = 1_800_000_000.0  # a fixed "now" (2027-01-15) so time-based rules are reproducible
+pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
 
 
-class FakeClock:
-    """A clock the test moves by hand: `clock.advance(days=31)`."""
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "logs_error(*patterns): the test provokes ERROR log records on purpose; each pattern (a regular "
+        "expression searched in 'logger: message (Exception: text)') must match at least one of them",
+    )
 
-    def __init__(self, now: float = START) -> None:
-        self.now = now
 
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture(autouse=True)
+def error_log(request: pytest.FixtureRequest) -> Iterator[ErrorLog]:
+    """Fails the test when anything logs an ERROR it did not declare with `@pytest.mark.logs_error`, or when
+    a declared ERROR never came. Bot crashes that end in a fallback (an AI move, a chart left out) are
+    logged, not raised: without this check a test would pass over them."""
+    handler = ErrorLog()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+    patterns = [p for marker in request.node.iter_markers("logs_error") for p in marker.args]
+    unexpected = handler.unexpected(patterns)
+    assert not unexpected, "logged at ERROR: " + "; ".join(map(str, unexpected))
+    unseen = handler.unseen(patterns)
+    assert not unseen, f"declared ERROR records never logged: {unseen}"
 
-    def advance(self, *, days: float = 0, seconds: float = 0) -> None:
-        self.now += days * 86400 + seconds
+
+@pytest.fixture
+def bell() -> Rules:
+    return Rules.preset("bell")
+
+
+@pytest.fixture
+def ants() -> Rules:
+    return Rules.preset("ants")
 
 
 @pytest.fixture
@@ -31,7 +64,64 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStore]:
     opened = await open_store(tmp_path / "data" / "puluc.db", clock=clock)
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    """DATABASE_URL of a new, empty PostgreSQL schema, dropped after the test (skipped without a server,
+    failed instead when PULUC_REQUIRE_POSTGRES=1)."""
+    async with fresh_schema() as url:
+        yield url
+
+
+# -- the bot in SimCord -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path / "puluc.db")
+
+
+@pytest.fixture
+async def bots(settings: Settings) -> AsyncIterator[MakeBot]:
+    """Makes seeded bots (`bots()` on the test's settings, `bots(other_settings)`), for a start or a restart,
+    and closes every one at the end: SimCord detaches a bot without closing it, and an open database
+    connection would outlive the test."""
+    made: list[PulucBot] = []
+
+    def make(on: Settings | None = None) -> PulucBot:
+        bot = seeded_bot(on or settings)
+        made.append(bot)
+        return bot
+
+    yield make
+    for bot in made:
+        await bot.close()
+
+
+@pytest.fixture
+def simcord_bot(bots: MakeBot) -> PulucBot:
+    return bots()
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> Iterator[World]:
+    yield World(simcord_env)
+    # Refusals are expected (each test asserts the sentence the user saw); anything else is a bot error.
+    unexpected = [error for error in simcord_env.errors if not is_refusal(error)]
+    assert not unexpected, f"the bot raised: {unexpected!r}"
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[logging.Logger]:
+    """The root logger as it was before the test, for tests that run `bot.logs.setup_logging` (or `main`)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)

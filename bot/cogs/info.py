@@ -1,5 +1,6 @@
-"""Reading about the game: `/puluc rules [variant]` (an embed with a picture of the starting board) and
-`/puluc help`. Both answer only the caller. This module must never hold rules text: the catalogues do.
+"""Reading about the game: `/puluc rules [variant]` (an embed with a mid-game board showing what is special
+about the variant) and `/puluc help` (with a "reading the board" page and its labelled picture). Both
+answer only the caller. This module must never hold rules text: the catalogues do.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.sessions import DEFAULT_VARIANT
 from bot.ui import messages
+from bot.ui.boards import render_legend_png, render_rules_example
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -22,14 +25,8 @@ from bot.ui.i18n import (
     option_description,
     option_name,
     rules_page,
+    t,
 )
-from puluc import Position, Rules
-
-
-def _start_board(variant: str) -> bytes:
-    from renderer import render_board
-
-    return render_board(Position.start(Rules.preset(variant)), last_move=False)
 
 
 class Info(PulucCog):
@@ -43,16 +40,24 @@ class Info(PulucCog):
         lang = language_for(interaction.locale)
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        picture = await asyncio.to_thread(_start_board, variant or "bell")
-        embed = messages.rules_embed(lang, page.title, page.description, page.fields, page.footer, image=True)
+        example = variant or DEFAULT_VARIANT
+        picture = await asyncio.to_thread(render_rules_example, example, lang)
+        fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
+        embed = messages.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
             embed=embed, file=discord.File(io.BytesIO(picture), filename=messages.BOARD_FILE), ephemeral=True
         )
 
     @app_commands.command(name=command_name("help"), description=command_description("help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=messages.help_embed(language_for(interaction.locale)),
-                                                ephemeral=True)
+        lang = language_for(interaction.locale)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        legend = await asyncio.to_thread(render_legend_png, lang)
+        await interaction.followup.send(
+            embeds=[messages.help_embed(lang), messages.board_help_embed(lang)],
+            file=discord.File(io.BytesIO(legend), filename=messages.LEGEND_FILE),
+            ephemeral=True,
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

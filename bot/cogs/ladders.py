@@ -4,7 +4,7 @@ plus the leaderboard's Previous / Next buttons and forget-me's confirmation.
 Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
 finished) are one ephemeral sentence. This module must never compute ratings or ranks (the storage layer
-does), never draw user text into an image, and never decide game rules.
+does), never draw user text (names) into an image, and never decide game rules.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import renderer
 from bot.cogs.base import PulucCog
 from bot.services import storage_of
 from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
+from bot.ui.boards import render_rating_chart
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -54,8 +54,6 @@ FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked 
 CHART_THEME = "dark"
 
 
-def _render_chart(series: list[tuple[object, float]]) -> bytes:
-    return renderer.render_chart(series, kind="rating", theme=CHART_THEME)
 
 
 class Ladders(PulucCog):
@@ -132,7 +130,7 @@ class Ladders(PulucCog):
             await interaction.response.send_message(embed=profile_embed(found, lang, chart=None))
             return
         await interaction.response.defer(thinking=True)
-        png = await asyncio.to_thread(_render_chart, chart_series(points))
+        png = await asyncio.to_thread(render_rating_chart, chart_series(points), CHART_THEME, lang)
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),

@@ -16,8 +16,9 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
-from bot.sessions import ActionResult, GameOptions, Place, Player
+from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
 from bot.sessions.errors import NoGameHere
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
@@ -25,7 +26,6 @@ from bot.ui.views.ids import ComponentId
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread")
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
-DEFAULT_VARIANT = "bell"
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
@@ -93,7 +93,7 @@ class Lobby(PulucCog):
         team_size: app_commands.Range[int, 1, 8] = 1,
         setup: str | None = None,
         ranked: bool | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
@@ -190,11 +190,11 @@ class Lobby(PulucCog):
         elif kind == "leave":
             result = await session.leave(user.id)
         elif kind == "start":
-            result = await session.start(user.id, games.manager.new_seed())
+            result = await session.start(user.id, games.manager.seeds())
         elif kind == "cancel":
             result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
         elif kind == "accept":
-            result = await session.accept(player_of(user), int(component.arg), games.manager.new_seed())
+            result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
         elif kind == "decline":
             result = await session.decline(user.id, int(component.arg))
         else:

@@ -15,6 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import services
+from bot.sessions import DEFAULT_VARIANT
+from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -57,7 +59,7 @@ class Settings(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         default_variant: str | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         ranked: bool | None = None,
         language: str | None = None,
     ) -> None:
@@ -83,7 +85,7 @@ class Settings(commands.Cog):
         lang = language_for(interaction.locale)
         summary = t(
             "settings.summary", lang,
-            variant=variant_title(current.default_variant or "bell", lang),
+            variant=variant_title(current.default_variant or DEFAULT_VARIANT, lang),
             timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),

@@ -25,10 +25,11 @@ from bot.sessions.results import (
     TimedOut,
 )
 from bot.sessions.session import GameSession, MovePicker
-from bot.sessions.state import AI_LEVELS, GameOptions, GameState, MoveOption, Place, Player, SeatState
+from bot.sessions.state import AI_LEVELS, DEFAULT_VARIANT, GameOptions, GameState, MoveOption, Place, Player, SeatState
 
 __all__ = [
     "AI_LEVELS",
+    "DEFAULT_VARIANT",
     "ActionResult",
     "Cancelled",
     "Finished",

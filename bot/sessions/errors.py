@@ -18,7 +18,10 @@ class SessionError(ValueError):
         self.params: dict[str, object] = params
 
 
-class GameNotFound(SessionError):
+class GameNotOpen(SessionError):
+    """No open session has this game id: the game is over or never existed (and, asked for a finished game,
+    none can be read). Not bot.storage.errors.GameNotFound, which is the database's "no such game"."""
+
     key = "error.game_finished"
 
 

@@ -14,17 +14,22 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.sessions.errors import ChannelBusy, GameNotFound, NotAPlayer, SelfChallenge, TooManyGames
+from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, SelfChallenge, TooManyGames
 from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
-from bot.sessions.session import Advice, Advisor, Clock, GameSession, MovePicker
+from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
 from bot.sessions.timers import DeadlineScheduler
-from bot.storage.errors import GameNotFound as StoredGameNotFound
+from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.storage.errors import GameNotFound
 from bot.storage.protocol import GameRepository
 from bot.storage.types import SeatSpec
 from puluc import Move, Position
+
+if TYPE_CHECKING:
+    from puluc.ai import Hint
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +59,21 @@ HINT_BUDGET_MS = 300
 def engine_advisor(budget_ms: float = HINT_BUDGET_MS) -> Advisor:
     """The real hard player's advice (`puluc.ai.hint`), run in a worker thread so the event loop never blocks."""
 
-    async def advise(position: Position, rng: random.Random) -> Advice:
+    async def advise(position: Position, rng: random.Random) -> Hint:
         from puluc.ai import hint
 
-        found = await asyncio.to_thread(hint, position, rng, budget_ms)
-        return Advice(found.move, found.expected_value)
+        return await asyncio.to_thread(hint, position, rng, budget_ms)
 
     return advise
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    max_open_per_host: int = 3
-    ai_delay: float = 1.0
+    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
+    AI_MOVE_DELAY_SECONDS (bot/settings_spec.py)."""
+
+    max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
+    ai_delay: float = AI_MOVE_DELAY_SECONDS.default
 
 
 class SessionManager:
@@ -92,7 +99,6 @@ class SessionManager:
         self._listeners: list[Listener] = []
         self._create_lock = asyncio.Lock()
         self.deadlines = DeadlineScheduler(clock, self._fire)
-        self._loop_task: asyncio.Task[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -108,14 +114,11 @@ class SessionManager:
 
     def start_timers(self) -> None:
         """Start the deadline loop (idempotent)."""
-        if self._loop_task is None or self._loop_task.done():
-            self._loop_task = asyncio.get_running_loop().create_task(self.deadlines.run(), name="puluc-deadlines")
+        self.deadlines.start()
 
     async def stop_timers(self) -> None:
-        task, self._loop_task = self._loop_task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        """Stop the deadline loop and wait until it has stopped."""
+        await self.deadlines.stop()
 
     def add_listener(self, listener: Listener) -> None:
         """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
@@ -124,10 +127,10 @@ class SessionManager:
     # -- finding games ----------------------------------------------------------------------------------
 
     def get(self, game_id: int) -> GameSession:
-        """The open session of a game; GameNotFound when it is over (or never existed)."""
+        """The open session of a game; GameNotOpen when it is over (or never existed)."""
         session = self._sessions.get(game_id)
         if session is None:
-            raise GameNotFound(f"no open game {game_id}")
+            raise GameNotOpen(f"no open game {game_id}")
         return session
 
     def in_channel(self, channel_id: int) -> GameSession | None:
@@ -198,11 +201,8 @@ class SessionManager:
             return session.state
         try:
             return await read_game(self.repository, game_id)
-        except (StoredGameNotFound, CorruptGame) as exc:
-            raise GameNotFound(f"game {game_id} cannot be read: {exc}") from exc
-
-    def new_seed(self) -> int:
-        return self.seeds()
+        except (GameNotFound, CorruptGame) as exc:
+            raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
     # -- internals --------------------------------------------------------------------------------------
 

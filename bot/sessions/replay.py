@@ -13,14 +13,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from typing import TypeVar
 
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
 from bot.storage.protocol import GameRepository
-from bot.storage.types import GameLog
-from puluc import Move, Position, Rules, Throw
+from bot.storage.types import Event, Game, GameLog
+from puluc import InvalidRulesError, Move, Position, PulucError, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class CorruptGame(ValueError):
@@ -37,7 +40,7 @@ def state_from_log(stored: GameLog) -> GameState:
     game = stored.game
     try:
         rules = Rules.from_dict(game.rules)
-    except (TypeError, ValueError) as exc:
+    except InvalidRulesError as exc:
         raise CorruptGame(game.game_id, f"stored rules are invalid: {exc}") from exc
     seats = tuple(
         SeatState(
@@ -72,9 +75,7 @@ def _replay(state: GameState, stored: GameLog) -> GameState:
     game = stored.game
     sticks = state.rules.sticks
     try:
-        rounds = tuple(
-            (Throw.from_code(a, sticks), Throw.from_code(b, sticks)) for a, b in (game.throw_off or [])
-        )
+        rounds = tuple((Throw.from_code(a, sticks), Throw.from_code(b, sticks)) for a, b in _throw_off(game))
         pos = Position.start(state.rules, game.first_team or "A")
         at_snapshot = pos if game.snapshot_seq == 0 else None
         record: list[ThrowEvent | MoveEvent] = []
@@ -82,20 +83,20 @@ def _replay(state: GameState, stored: GameLog) -> GameState:
         taken_over: set[str] = set()
         for event in stored.events:
             if event.kind == "throw":
-                throws = tuple(Throw.from_code(code, sticks) for code in event.payload["faces"])
+                throws = tuple(Throw.from_code(code, sticks) for code in _field(game, event, "faces", list))
                 pos = pos.throw(list(throws))
                 record.append(ThrowEvent(throws))
                 turn_throws = throws
             elif event.kind == "move":
-                move = Move.parse(event.payload["move"])
+                move = Move.parse(_field(game, event, "move", str))
                 pos = pos.play(move)
                 record.append(MoveEvent(move))
             elif event.kind == "ai_takeover":
-                taken_over.add(event.payload["seat"])
+                taken_over.add(_field(game, event, "seat", str))
             if event.seq <= game.snapshot_seq:
                 at_snapshot = pos
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CorruptGame(game.game_id, f"the event log does not replay: {exc!r}") from exc
+    except PulucError as exc:  # the engine refuses what was stored: a throw, a move, who went first
+        raise CorruptGame(game.game_id, f"the event log does not replay: {exc}") from exc
     if game.snapshot_ppn is not None and at_snapshot is not None and at_snapshot.to_ppn() != game.snapshot_ppn:
         # The log wins; a snapshot that disagrees points at a bug (or an engine change) worth hearing about.
         log.warning("game %d: the log replays to %s at event %d but the snapshot says %s", game.game_id,
@@ -103,6 +104,21 @@ def _replay(state: GameState, stored: GameLog) -> GameState:
     seats = tuple(replace(s, taken_over=s.seat in taken_over) for s in state.seats)
     return replace(state, seats=seats, seed=game.seed, first=game.first_team, throw_off=rounds, position=pos,
                    record=tuple(record), turn_throws=turn_throws)
+
+
+def _field(game: Game, event: Event, key: str, kind: type[T]) -> T:
+    """`event.payload[key]`, which must be a `kind`; a payload without it is a corrupt log, not a bug."""
+    value = event.payload.get(key)
+    if not isinstance(value, kind):
+        raise CorruptGame(game.game_id, f"event {event.seq} ({event.kind}) has no {key} {kind.__name__}")
+    return value
+
+
+def _throw_off(game: Game) -> list[list[str]]:
+    rounds = game.throw_off or []
+    if not all(isinstance(pair, list) and len(pair) == 2 and all(isinstance(c, str) for c in pair) for pair in rounds):
+        raise CorruptGame(game.game_id, f"the stored throw-off is not pairs of face codes: {rounds!r}")
+    return rounds
 
 
 async def read_game(repository: GameRepository, game_id: int) -> GameState:

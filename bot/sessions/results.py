@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.sessions.state import Actor, EndReason, GameState
-from bot.storage.types import FinishReport
+from bot.sessions.state import Actor, GameState
+from bot.storage.types import EndReason, FinishReport
 from puluc import MoveEffect, Throw
 
 

@@ -14,6 +14,7 @@ import random
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from bot.sessions.checks import (
     free_seat,
@@ -57,7 +58,6 @@ from bot.sessions.results import (
 from bot.sessions.state import (
     MAX_TIMEOUTS,
     TIMEOUT_LEVEL,
-    EndReason,
     GameState,
     MoveOption,
     Player,
@@ -66,8 +66,11 @@ from bot.sessions.state import (
 )
 from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
 from bot.storage.protocol import GameRepository
-from bot.storage.types import SeatSpec
-from puluc import IllegalMove, Move, MoveEffect, Position, throw_off
+from bot.storage.types import EndReason, SeatSpec
+from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
+
+if TYPE_CHECKING:
+    from puluc.ai import Hint  # for the type only: the AI is imported when a game first needs it
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +81,9 @@ MovePicker = Callable[[Position, str, random.Random], Awaitable[Move]]
 ChangeListener = Callable[[ActionResult], None]
 
 
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """The hard player's choice for a position and its team's chance to win after it (0..1)."""
-
-    move: Move
-    chance: float
-
-
-# The hard player's advice for `position` (for hints); the manager runs the AI in a worker thread behind this.
-Advisor = Callable[[Position, random.Random], Awaitable[Advice]]
+# The hard player's advice for `position` (`puluc.ai.hint`: its move and the mover's team's chance to win
+# after it); the manager runs the AI in a worker thread behind this.
+Advisor = Callable[[Position, random.Random], Awaitable["Hint"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,15 +221,15 @@ class GameSession:
             seat = mover(state, user_id)
             try:
                 move = Move.parse(move_text.strip())
-            except ValueError:
-                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from None
+            except InvalidMoveError as exc:
+                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
             draft = Draft(state)
             if seat.timeouts:
                 draft.set_timeouts(seat, 0)
             try:
                 play_move(draft, seat.seat, move, "player")
             except IllegalMove as exc:
-                raise IllegalMoveError(str(exc), move=str(move)) from None
+                raise IllegalMoveError(str(exc), move=str(move)) from exc
             throw_for_turns(draft)
             return await self._persist(draft, state)
 
@@ -293,7 +289,7 @@ class GameSession:
         advice = await self._advisor(position, ai_rng(state.seed, state.seq))
         if advice.move not in position.legal_moves():
             raise ValueError(f"the advisor suggested {advice.move}, which is not legal in game {state.game_id}")
-        chance = min(1.0, max(0.0, float(advice.chance)))
+        chance = min(1.0, max(0.0, float(advice.expected_value)))
         return Suggestion(advice.move, position.move_effect(advice.move), chance)
 
     def options_for(self, user_id: int) -> list[MoveOption]:

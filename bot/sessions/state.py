@@ -11,17 +11,19 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.sessions.errors import InvalidOptions
-from puluc import PRESETS, SETUPS, Move, MoveEffect, Position, Rules, Throw
+from bot.settings_spec import TURN_TIMER_SECONDS
+from bot.storage.types import EndReason, GameStatus
+from puluc import PRESETS, SETUPS, InvalidRulesError, Move, MoveEffect, Position, Rules, Throw
 from puluc.record import GameRecord, MoveEvent, ThrowEvent
 
-GameStatus = Literal["lobby", "running", "finished", "cancelled"]
-EndReason = Literal["normal", "resign", "timeout", "cancelled"]
 Actor = Literal["player", "ai", "timer"]
 
+DEFAULT_VARIANT = "bell"  # RULES.md §9: Bell is the default preset
 AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 TIMEOUT_LEVEL = "medium"  # the strength of the move played for a player whose time ran out
 MAX_TIMEOUTS = 3  # consecutive time-outs before the seat goes to the AI (or a 1 v 1 is forfeited)
-MIN_TURN_TIMER, MAX_TURN_TIMER = 30, 86_400
+# The same bounds as the TURN_TIMER_SECONDS setting and the commands' turn_timer options (one definition).
+MIN_TURN_TIMER, MAX_TURN_TIMER = TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum
 
 
 def ai_level_number(level: str) -> int:
@@ -54,11 +56,11 @@ class Place:
 class GameOptions:
     """What the host chose; `rules()` turns it into engine rules and rejects impossible combinations."""
 
-    variant: str = "bell"
+    variant: str = DEFAULT_VARIANT
     team_size: int = 1
     setup: str | None = None  # None: the variant's default for the team size
     ranked: bool = False
-    turn_timer: int = 600
+    turn_timer: int = TURN_TIMER_SECONDS.default
 
     def rules(self) -> Rules:
         if self.variant not in PRESETS:
@@ -71,8 +73,8 @@ class GameOptions:
             if self.setup is None:
                 return Rules.preset(self.variant, team_size=self.team_size)
             return Rules.from_setup(self.variant, self.team_size, self.setup)
-        except ValueError as exc:
-            raise InvalidOptions(str(exc), reason=str(exc)) from None
+        except InvalidRulesError as exc:
+            raise InvalidOptions(str(exc), reason=str(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)

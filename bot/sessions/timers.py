@@ -2,8 +2,9 @@
 
 Deadlines live in the database (the session saves each with its action); this scheduler only keeps the
 next one per game in memory, rebuilt from the sessions at start-up, so a deadline that passed while the
-bot was down fires once, right after the restart. The clock and the waiting are injectable so tests can
-fake time. This module must never touch storage or import discord.
+bot was down fires once, right after the restart. The clock is injectable, and the loop waits with plain
+`asyncio.sleep`, so tests can fake time (SimCord's simulated clock included). This module must never touch
+storage or import discord.
 """
 
 from __future__ import annotations
@@ -22,15 +23,30 @@ RETRY_SECONDS = 15.0
 
 
 class DeadlineScheduler:
-    """Calls `fire(game_id)` once the game's deadline has passed; `run()` is the loop, `run_due()` one pass."""
+    """Calls `fire(game_id)` once the game's deadline has passed. `start()` runs the loop in a task and
+    `stop()` ends it; `run_due()` is one pass, for tests and for firing at once."""
 
     def __init__(self, clock: Callable[[], float], fire: Callable[[int], Awaitable[None]]) -> None:
         self._clock = clock
         self._fire = fire
         self._deadlines: dict[int, float] = {}
-        self._loop_task: asyncio.Task[None] | None = None
-        self._sleeping_until: float | None = None  # set only while the loop sleeps
-        self._wake_requested = False
+        self._task: asyncio.Task[None] | None = None  # the loop's current task, None when stopped
+        self._replaced: set[asyncio.Task[None]] = set()  # cancelled by a wake-up, maybe not ended yet
+        self._sleeping_until: float | None = None  # when the current task wakes up; None unless it sleeps
+
+    def start(self) -> None:
+        """Start the loop in a task of the running event loop (idempotent)."""
+        if self._task is None or self._task.done():
+            self._spawn()
+
+    async def stop(self) -> None:
+        """Stop the loop and wait until its task has ended."""
+        tasks = {*self._replaced, *([self._task] if self._task is not None else [])}
+        self._task = None
+        self._sleeping_until = None
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def set(self, game_id: int, when: float | None) -> None:
         """Schedule (or, with None, forget) the deadline of a game."""
@@ -41,12 +57,22 @@ class DeadlineScheduler:
             self._wake_if_earlier(when)
 
     def _wake_if_earlier(self, when: float) -> None:
-        # The loop sleeps with plain asyncio.sleep (which test clocks can fake); an earlier deadline
-        # interrupts that sleep by cancelling it, and the loop takes the cancellation as a wake-up call.
+        # The loop sleeps with plain asyncio.sleep (which simulated clocks can fake). An earlier deadline
+        # replaces the sleeping task by a fresh one that computes its own wait: cancel and recreate, as
+        # RoboDanny's timers do. Only a sleeping task is replaced, never one that is firing deadlines, and a
+        # cancellation always means stop: `stop()` cancels whichever task is current, so no wake-up can
+        # swallow it.
         until = self._sleeping_until
-        if until is not None and when < until and not self._wake_requested and self._loop_task is not None:
-            self._wake_requested = True
-            self._loop_task.cancel()
+        if until is not None and when < until and self._task is not None:
+            replaced = self._task
+            replaced.cancel()
+            self._replaced.add(replaced)
+            replaced.add_done_callback(self._replaced.discard)
+            self._spawn()
+
+    def _spawn(self) -> None:
+        self._sleeping_until = None
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="puluc-deadlines")
 
     def get(self, game_id: int) -> float | None:
         return self._deadlines.get(game_id)
@@ -73,11 +99,8 @@ class DeadlineScheduler:
                 self._deadlines.setdefault(game_id, self._clock() + RETRY_SECONDS)
         return due
 
-    async def run(self) -> None:
-        """Fire deadlines as they come, forever (cancel the task to stop)."""
-        task = asyncio.current_task()
-        assert task is not None
-        self._loop_task = task
+    async def _run(self) -> None:
+        """Fire deadlines as they come, until the task is cancelled."""
         while True:
             await self.run_due()
             upcoming = self.next_deadline()
@@ -86,13 +109,7 @@ class DeadlineScheduler:
                 if self.due():
                     continue
                 wait = 0.001
+            # No await between setting and sleeping: a task is replaced only while it sleeps.
             self._sleeping_until = self._clock() + wait
-            try:
-                await asyncio.sleep(wait)
-            except asyncio.CancelledError:
-                if not self._wake_requested:
-                    raise  # a real stop
-                task.uncancel()
-            finally:
-                self._sleeping_until = None
-                self._wake_requested = False
+            await asyncio.sleep(wait)
+            self._sleeping_until = None

@@ -11,6 +11,18 @@ This module must never import a database driver.
 
 from __future__ import annotations
 
+from typing import Literal
+
+# Why the database could not do its job (StorageUnavailable.reason), a stable code for logs and tests.
+UnavailableReason = Literal[
+    "disk_full",  # no space left for the write (or the database reached its size limit)
+    "unreachable",  # no connection: server down, restarting, refusing connections, network gone
+    "busy",  # a lock or statement timeout: other writers held the database too long
+    "read_only",  # the file or server accepts no writes (permissions, read-only mount, hot standby)
+    "io",  # the operating system failed to read or write the file
+    "damaged",  # the database file is corrupt or not a database
+]
+
 
 class StorageError(Exception):
     """Base of every error the storage layer raises."""
@@ -19,13 +31,17 @@ class StorageError(Exception):
 class StorageUnavailable(StorageError):
     """The database could not complete the call now (disk full, unreachable, restarting, lock timeout).
 
-    The transaction was rolled back: nothing of the call was stored. `reason` is a short code for logs
-    ("disk_full", "unreachable", "busy", "read_only", "io"); the message never contains a password.
+    The transaction was rolled back: nothing of the call was stored. `reason` is a short code for logs (see
+    `UnavailableReason`); the message never contains a password.
     """
 
-    def __init__(self, message: str, *, reason: str) -> None:
+    def __init__(self, message: str, *, reason: UnavailableReason) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class ConstraintViolation(StorageError):
+    """The database refused a write that breaks one of its constraints (a bug in the caller or the backend)."""
 
 
 class UnsupportedDatabaseUrl(StorageError, ValueError):
@@ -34,6 +50,10 @@ class UnsupportedDatabaseUrl(StorageError, ValueError):
 
 class SchemaTooNew(StorageError):
     """The database was migrated by a newer version of the bot than this one."""
+
+
+class SchemaTooOld(StorageError):
+    """The database needs migrating first, and it was opened read-only (e.g. as the source of copy-data)."""
 
 
 class GameNotFound(StorageError):

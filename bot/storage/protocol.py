@@ -2,8 +2,11 @@
 
 `GameRepository` is the part the game sessions use (games, seats, the append-only event log); `Storage` adds
 what the rest of the bot needs (server and channel settings, ladders, profiles, privacy, health). Every
-method is one transaction, committed before it returns. Backends: `bot.storage.sqlite`, `bot.storage.postgres`,
-and `bot.storage.memory` for tests; they raise only `bot.storage.errors`, never a driver's exception.
+method is one transaction, committed before it returns. Backends: `bot.storage.sqlite` and
+`bot.storage.postgres` (both running the queries of `bot.storage.sql`), and `bot.storage.memory` for tests;
+they raise only `bot.storage.errors`, never a driver's exception (a full disk or a lost server is
+`StorageUnavailable`: nothing of the call was stored). tests/bot/storage/test_contract_*.py hold all three to
+this protocol.
 This module must never import a database driver or discord.
 """
 
@@ -30,6 +33,7 @@ from bot.storage.types import (
     RatingPoint,
     SeatSpec,
     Standing,
+    StoredCounts,
     Unchanged,
 )
 
@@ -120,6 +124,10 @@ class Storage(GameRepository, Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    async def counts(self) -> StoredCounts:
+        """How many games and players the database holds (cheap enough for a start-up message)."""
+        ...
 
     # -- games
     async def get_game(self, game_id: int) -> Game: ...

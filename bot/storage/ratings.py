@@ -3,17 +3,20 @@
 Ratings use openskill's Weng-Lin Plackett-Luce model, which rates teams of any size natively, so one
 function serves the 1 v 1 ("duel") ladder and the team ladder alike: every human seat of a ranked game is
 updated. This module is pure arithmetic and policy; it must never touch SQL, Discord or the clock (callers
-pass times in). `bot/storage/sqlite/store.py` applies what it computes inside one transaction.
+pass times in). Every backend (`bot.storage.sql`, `bot.storage.memory`) applies what `rate_seats` computes
+inside the transaction that finishes the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot.storage.types import Ladder, Result, UnrankedReason
+from bot.storage.types import LADDERS, Ladder, Result, Streak, UnrankedReason
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (tau keeps sigma from collapsing, so a
 # long-time player's rating still moves).
@@ -23,6 +26,8 @@ PROVISIONAL_GAMES = 5  # fewer ranked games than this: provisional, marked and k
 DAY = 86400.0
 INACTIVE_AFTER_DAYS = 30  # off the leaderboard without a ranked game in the last 30 UTC days (as Lichess)
 MIN_RANKED_MOVES = 6  # games shorter than this many moves (all seats together) are unranked
+
+PAGE_SIZE = 10  # leaderboard rows per page
 
 DISPLAY_BASE = 1500
 # Rating differences between settled players read like Elo differences. Elo's original model gives each
@@ -69,8 +74,26 @@ def is_provisional(ranked_games: int) -> bool:
 
 
 def day_of(timestamp: float) -> int:
-    """The UTC day number of a Unix time (the same arithmetic SQLite's CAST(t / 86400 AS INTEGER) does)."""
+    """The UTC day number of a Unix time, truncated toward zero as SQLite's CAST(t / 86400 AS INTEGER) and
+    PostgreSQL's trunc(t / 86400) do (never PostgreSQL's t::bigint, which rounds: see `bot.storage.sql.port`)."""
     return int(timestamp / DAY)
+
+
+# Ranks come from counts of listed players per UTC day of last game and per quarter point of conservative
+# rating (the ladder_counts table). A power of two, so bucket bounds b / 4 are exact floats.
+BUCKETS_PER_POINT = 4
+
+
+def bucket_of(conservative: float) -> int:
+    """The rating bucket of a conservative rating: floor(conservative * 4), negative ratings included."""
+    return math.floor(conservative * BUCKETS_PER_POINT)
+
+
+def listing_key(games: int, conservative: float, last_played: float) -> tuple[int, int] | None:
+    """(day, bucket) under which a rating is counted for ranks, or None while it is provisional (unlisted)."""
+    if is_provisional(games):
+        return None
+    return day_of(last_played), bucket_of(conservative)
 
 
 def active_since(now: float) -> float:
@@ -82,6 +105,13 @@ def active_since(now: float) -> float:
 def is_active(last_played: float, now: float) -> bool:
     """Active players played a ranked game on the ladder on one of the last 30 UTC days (or today)."""
     return last_played >= active_since(now)
+
+
+def check_ladder(ladder: str) -> Ladder:
+    """`ladder` as a Ladder, or ValueError for a name that is none."""
+    if ladder not in LADDERS:
+        raise ValueError(f"the ladder is 'duel' or 'team', not {ladder!r}")
+    return cast(Ladder, ladder)
 
 
 def ladder_for(seat_count: int) -> Ladder:
@@ -127,6 +157,54 @@ def result_for(team: str, winner: str | None) -> Result:
     return "win" if winner == team else "loss"
 
 
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """How one human seat's rating moves with a finished ranked game."""
+
+    seat: str
+    user_id: int
+    result: Result
+    before: Skill
+    after: Skill
+    games: int  # ranked games on this ladder and scope, this one included
+    opponent_rating: int  # mean displayed rating of the other team before the game
+
+
+def rate_seats(
+    seats: Sequence[SeatInfo], known: Mapping[int, tuple[Skill, int]], winner: str | None
+) -> tuple[RatedSeat, ...]:
+    """New ratings of every seat of a ranked game on one ladder and scope.
+
+    `known` maps user id -> (skill, ranked games so far) for players already rated there; the others start
+    as `NEWCOMER`. Every seat must hold a user (see `unranked_reason`).
+    """
+    before: dict[str, Skill] = {}
+    for seat in seats:
+        if seat.user_id is None:
+            raise ValueError(f"seat {seat.seat} has no user; an unranked game is never rated")
+        before[seat.seat] = known[seat.user_id][0] if seat.user_id in known else NEWCOMER
+    team = {t: [s for s in seats if s.seat[0] == t] for t in ("A", "B")}
+    new_a, new_b = rate([before[s.seat] for s in team["A"]], [before[s.seat] for s in team["B"]], winner)
+    after = dict(zip([s.seat for s in team["A"] + team["B"]], new_a + new_b, strict=True))
+    rated = []
+    for seat in seats:
+        user = seat.user_id
+        assert user is not None  # checked above
+        opponents = [before[s.seat].display for s in team["B" if seat.seat[0] == "A" else "A"]]
+        rated.append(
+            RatedSeat(
+                seat.seat,
+                user,
+                result_for(seat.seat[0], winner),
+                before[seat.seat],
+                after[seat.seat],
+                known[user][1] + 1 if user in known else 1,
+                round(sum(opponents) / len(opponents)),
+            )
+        )
+    return tuple(rated)
+
+
 def rate(
     team_a: Sequence[Skill], team_b: Sequence[Skill], winner: str | None
 ) -> tuple[tuple[Skill, ...], tuple[Skill, ...]]:
@@ -149,3 +227,16 @@ def rate(
         tuple(Skill(r.mu, r.sigma) for r in new_a),
         tuple(Skill(r.mu, r.sigma) for r in new_b),
     )
+
+
+def current_streak(results_newest_first: Sequence[Result]) -> Streak | None:
+    """The current run of equal results in ranked games (newest first), or None before the first one."""
+    if not results_newest_first:
+        return None
+    first = results_newest_first[0]
+    length = 0
+    for result in results_newest_first:
+        if result != first:
+            break
+        length += 1
+    return Streak(first, length)

@@ -7,15 +7,16 @@ Must never import a database driver, openskill or discord (errors are in `bot.st
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from bot.storage.errors import InvalidSeat
+from bot.storage.errors import InvalidSeat, UnknownEventKind
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 EndReason = Literal["normal", "resign", "timeout", "cancelled"]
-END_REASONS: frozenset[str] = frozenset({"normal", "resign", "timeout", "cancelled"})
+END_REASONS: frozenset[str] = frozenset(get_args(EndReason))
 # Event payloads speak of seats ("A1"), never of user ids, so forgetting a player never touches the log.
 EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "ai_takeover", "cancel"})
 SEAT_PATTERN = re.compile(r"[AB][1-8]")
@@ -47,20 +48,29 @@ class Unchanged(Enum):
 UNCHANGED = Unchanged.UNCHANGED
 
 
-
-
-
-
-
-
-
-
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     guild_id: int
     default_variant: str | None
     turn_timer_seconds: int | None
     locale: str | None
+
+    def updated(
+        self,
+        *,
+        default_variant: str | Unchanged | None = UNCHANGED,
+        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
+        locale: str | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """These settings with the given ones changed (None resets one to the bot's default)."""
+        if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
+            raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
+        return GuildSettings(
+            self.guild_id,
+            self.default_variant if isinstance(default_variant, Unchanged) else default_variant,
+            self.turn_timer_seconds if isinstance(turn_timer_seconds, Unchanged) else turn_timer_seconds,
+            self.locale if isinstance(locale, Unchanged) else locale,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +103,24 @@ class Seat:
         return self.seat[0]
 
 
+def turn_order(seat: Seat) -> tuple[int, str]:
+    """Sort key of seats in turn order: A1, B1, A2, B2, ... (every backend lists a game's seats so)."""
+    return int(seat.seat[1:]), seat.seat[0]
+
+
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append; payloads are JSON objects that name seats, never users."""
 
     kind: str
     payload: dict[str, Any]
+
+
+def check_kinds(events: Sequence[NewEvent]) -> None:
+    """Refuse events of a kind the log does not accept (before anything is written)."""
+    for event in events:
+        if event.kind not in EVENT_KINDS:
+            raise UnknownEventKind(f"unknown event kind {event.kind!r}; expected one of {sorted(EVENT_KINDS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,3 +295,54 @@ class ForgetReport:
     ratings_deleted: int
     history_deleted: int
     player_deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCounts:
+    """How much a database holds, for start-up and --check messages."""
+
+    games: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """What a database holds now, and what opening it would change."""
+
+    where: str  # absolute path, or host:port/database (never a password)
+    exists: bool  # False: start-up creates it
+    creates: tuple[str, ...]  # what start-up would create, outermost first (folders, then the file)
+    schema_version: int  # 0 for a new or empty database
+    latest_version: int  # the version this bot migrates to
+    games: int
+    players: int
+    integrity: str  # "ok", or the problems found
+
+    @property
+    def empty(self) -> bool:
+        return self.games == 0 and self.players == 0
+
+    def describe(self, *, starting: bool = False) -> str:
+        """One line: "existing, 12 games and 5 players, schema version 2, intact" and the like.
+
+        `starting`: said by a bot that is about to open the database, not by `--check`, which only looks.
+        """
+        if not self.exists:
+            *outer, last = self.creates
+            made = f"{', '.join(outer)} and {last}" if outer else last
+            if starting:
+                return f"new: creating {made}"
+            return f"new: start-up will create {made} (nothing was created now)"
+        state = "existing but empty" if self.empty else "existing"
+        counts = f"{_count(self.games, 'game')} and {_count(self.players, 'player')}"
+        if self.schema_version < self.latest_version:
+            migrate = "migrating it" if starting else "start-up will migrate it"
+            version = f"schema version {self.schema_version}; {migrate} to {self.latest_version}"
+        else:
+            version = f"schema version {self.schema_version}"
+        verdict = "intact" if self.integrity == "ok" else f"DAMAGED ({self.integrity})"
+        return f"{state}, {counts}, {version}, {verdict}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

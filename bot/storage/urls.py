@@ -20,7 +20,7 @@ _EXAMPLES = "sqlite:///data/puluc.db, sqlite:////srv/puluc/puluc.db or postgresq
 
 @dataclass(frozen=True, slots=True)
 class SqliteUrl:
-    """A SQLite database file (relative paths are relative to the directory the bot starts in)."""
+    """A SQLite database file. The settings loader makes a relative path absolute (bot/config.py says how)."""
 
     path: Path
 
@@ -41,7 +41,8 @@ class PostgresUrl:
 
     @property
     def where(self) -> str:
-        return f"{self.host}:{self.port}/{self.database}"
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address keeps its brackets
+        return f"{host}:{self.port}/{self.database}"
 
 
 DatabaseUrl = SqliteUrl | PostgresUrl

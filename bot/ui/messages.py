@@ -26,7 +26,7 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage.types import FinishReport
+from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import t
 from puluc import MoveEffect, Position, Throw
 
@@ -36,6 +36,7 @@ COLOUR_END = discord.Colour(0x6B4E9B)
 MAX_LABEL = 80
 MAX_NARRATION_LINES = 12
 BOARD_FILE = "board.png"
+LEGEND_FILE = "legend.png"
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:
-        if change.scope != 0:
+        if change.scope != GLOBAL_SCOPE:
             continue  # the global ladder is the one worth a line; the server ladder moves alike
         delta = change.after - change.before
         lines.append(t("game.rating_change", lang, player=names.get(change.user_id, "?"), before=change.before,
@@ -264,6 +265,14 @@ def rules_embed(lang: str, page_title: str, description: str, fields: Iterable[t
     embed.set_footer(text=footer[:2048])
     if image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def board_help_embed(lang: str) -> discord.Embed:
+    """The "reading the board" page: what every part and sign of a board means, with the labelled picture."""
+    embed = discord.Embed(title=t("board.help.title", lang), description=t("board.help.body", lang),
+                          colour=COLOUR_GAME)
+    embed.set_image(url=f"attachment://{LEGEND_FILE}")
     return embed
 
 

@@ -4,7 +4,7 @@ Every change of a game, from a click or from the timers, ends here. The presente
 latest state (under a per-game lock), so updates that race each other can never leave an older board on
 screen; recent narration lines are kept per game so a reader sees the last few things that happened.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
-are drawn in a worker thread. This module must never change a game.
+are drawn in a worker thread by `bot.ui.boards`. This module must never change a game.
 """
 
 from __future__ import annotations
@@ -20,15 +20,14 @@ from typing import Any
 import discord
 
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
-from bot.sessions.errors import GameNotFound, NotSaved
-from bot.sessions.play import ai_rng
+from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
 from bot.ui import messages
+from bot.ui.boards import CHART_MAX_POINTS, render_advantage, render_png
 from bot.ui.delivery import DISCORD_FAILURES, Publisher, Shown, Sleep, describe, retrying
 from bot.ui.i18n import public_language
 from bot.ui.views import builders
-from bot.ui.views.builders import MAX_MOVE_BUTTONS
-from puluc import GameRecord, MoveEffect, Position
+from puluc import MoveEffect
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +37,6 @@ NARRATION_LINES = 6
 # The post-game advantage chart: one win-probability estimate per turn, each with this thinking budget, and
 # at most this many points (sampled evenly), so even a long team game is charted within a few seconds.
 CHART_POINT_BUDGET_MS = 25.0
-CHART_MAX_POINTS = 120
 CHART_FILE = "advantage.png"
 # When Discord refused every attempt to show a game, it is shown again after these pauses.
 HEAL_DELAYS: tuple[float, ...] = (15.0, 60.0, 300.0)
@@ -67,82 +65,6 @@ class Composed:
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view,
                 "attachments": self.files()}
-
-
-def board_labels(state: GameState) -> dict[int | str, str]:
-    """Badges for the board: each move button's number on the cell that move lands on."""
-    seat = state.to_move
-    if seat is None or seat.played_by_ai:
-        return {}
-    numbers: dict[int, list[str]] = {}
-    for number, option in enumerate(state.legal_options(), start=1):
-        if option.effect.dest is not None and number <= MAX_MOVE_BUTTONS:
-            numbers.setdefault(option.effect.dest, []).append(str(number))
-    labels: dict[int | str, str] = {}
-    for cell, found in numbers.items():
-        text = ",".join(found)
-        labels[cell] = text if len(text) <= 3 else f"{found[0]}+"  # the renderer draws 1 to 3 characters
-    return labels
-
-
-def advantage(state: GameState, budget_ms: float) -> float | None:
-    """Team A's chance to win for the board's "who is ahead" bar, or None when the bar is off (budget 0).
-
-    Seeded by the game and its event number, so the same position always shows the same bar.
-    """
-    if budget_ms <= 0 or state.position is None:
-        return None
-    from puluc.ai import win_probability
-
-    return win_probability(state.position, ai_rng(state.seed or 0, state.seq), budget_ms)
-
-
-def render_png(state: GameState, last: MoveEffect | None, bar_ms: float = 0) -> bytes | None:
-    """The board of a running or finished game as PNG, with the advantage bar when `bar_ms` > 0 (runs in a
-    worker thread)."""
-    if state.position is None:
-        return None
-    from renderer import render_board
-
-    throws = state.turn_throws if state.status == "running" else None
-    return render_board(state.position, last_move=last if last is not None else True, throw=throws or None,
-                        labels=board_labels(state) or None, advantage=advantage(state, bar_ms))
-
-
-def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
-    """(event number, position) at the start of every turn (before its throw), then the final position."""
-    found: list[tuple[int, Position]] = []
-    last: tuple[int, Position] | None = None
-    for number, position in enumerate(record.positions()):
-        if position.must_throw and not position.is_over:
-            found.append((number, position))
-        last = (number, position)
-    if last is not None and found and found[-1][0] != last[0]:
-        found.append(last)
-    return found
-
-
-def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[int, Position]]:
-    """At most `limit` items spread evenly over `items`, keeping the first and the last."""
-    if len(items) <= limit:
-        return items
-    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)]
-
-
-def render_advantage(state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS) -> bytes | None:
-    """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
-    end; None when the game had fewer than two turns (runs in a worker thread)."""
-    from puluc.ai import win_probability
-    from renderer import render_chart
-
-    starts = turn_starts(state.game_record())
-    if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
-        return None
-    seed = state.seed or 0
-    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
-    series = [win_probability(position, ai_rng(seed, number), budget_ms)
-              for number, position in sample_evenly(starts, max_points)]
-    return render_chart(series, kind="advantage")
 
 
 class Presenter:
@@ -196,7 +118,7 @@ class Presenter:
         """The newest state of this game (the session's while it is open)."""
         try:
             current = self._manager.get(state.game_id).state
-        except GameNotFound:
+        except GameNotOpen:
             return state
         return current if current.seq >= state.seq else state
 
@@ -211,7 +133,7 @@ class Presenter:
         png = None
         if state.position is not None:
             try:
-                png = await asyncio.to_thread(render_png, state, self._last_move.get(state.game_id), self._bar_ms)
+                png = await asyncio.to_thread(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
                 log.exception("could not draw the board of game %d", state.game_id)
@@ -219,14 +141,14 @@ class Presenter:
             return Composed(messages.turn_text(state, lang),
                             messages.game_embed(state, lang, narration, image=png is not None),
                             builders.game_view(state, lang), png)
-        chart = await self._advantage_chart(state) if state.status == "finished" else None
+        chart = await self._advantage_chart(state, lang) if state.status == "finished" else None
         return Composed("", messages.end_embed(state, lang, narration, finished, image=png is not None),
                         builders.end_view(state, lang), png, chart=chart)
 
-    async def _advantage_chart(self, state: GameState) -> bytes | None:
+    async def _advantage_chart(self, state: GameState, lang: str) -> bytes | None:
         """The post-game chart, or None: a failure here must never cost the players their result."""
         try:
-            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms)
+            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
@@ -363,7 +285,7 @@ class Presenter:
 
     async def _remember_message(self, state: GameState, message_id: int) -> None:
         # A finished game's last message needs no bookkeeping.
-        with contextlib.suppress(GameNotFound):
+        with contextlib.suppress(GameNotOpen):
             await self._manager.get(state.game_id).set_message(message_id)
 
     # -- healing ----------------------------------------------------------------------------------------
@@ -403,6 +325,10 @@ class Presenter:
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def last_move(self, game_id: int) -> MoveEffect | None:
+        """The move the game's board marks as the last one (kept across the throws that follow it)."""
+        return self._last_move.get(game_id)
 
     def _forget(self, game_id: int) -> None:
         self._narration.pop(game_id, None)

@@ -19,9 +19,18 @@ from ..position import Move, Position
 from ..rules import Rules
 from .evaluate import SIMPLE_WEIGHTS, evaluate, model_for, terminal_value
 from .playout import estimate
-from .search import SearchResult, position_value, search
+from .search import SearchResult, position_value, search, turn_ends
 
-__all__ = ["LEVELS", "Hint", "NoMoveToChoose", "choose_move", "hint", "nodes_for", "win_probability"]
+__all__ = [
+    "LEVELS",
+    "Hint",
+    "NoMoveToChoose",
+    "choose_move",
+    "hint",
+    "medium_moves",
+    "nodes_for",
+    "win_probability",
+]
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -76,7 +85,10 @@ def choose_move(
     if level == "easy":
         return moves[int(rng.random() * len(moves))]
     if level == "medium":
-        return _greedy(position, moves, rng)
+        return _pick_best(_greedy_scores(position), rng)
+    if len(position.pending) > 1 and len(turn_ends(position)) == 1:
+        # Every way to play the throws ends the turn alike (common with one active piece): nothing to weigh.
+        return _pick_best([(move, 0.0) for move in moves], rng)
     result = _search(position, budget_ms)
     return _pick_best(list(result.scored), rng)
 
@@ -160,16 +172,25 @@ def _chance(utility: float) -> float:
     return round((1.0 + utility) / 2.0, 3)
 
 
-def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
-    """Medium: the move whose resulting position looks best right away, by the simple evaluation."""
+def _greedy_scores(position: Position) -> list[tuple[Move, float]]:
+    """Medium's view: each legal move with the simple evaluation of the position right after it, for the mover."""
     model = model_for(position.rules)
-    sign = 1.0 if position._turn & 1 == 0 else -1.0
-    scored = [(move, sign * evaluate(model, position.play(move), SIMPLE_WEIGHTS)) for move in moves]
-    return _pick_best(scored, rng)
+    sign = 1.0 if position.turn_index & 1 == 0 else -1.0
+    return [(move, sign * evaluate(model, position.play(move), SIMPLE_WEIGHTS)) for move in position.legal_moves()]
+
+
+def medium_moves(position: Position) -> list[Move]:
+    """The moves medium rates best in `position` (it picks one of them at random): for exact analyses."""
+    return _best_moves(_greedy_scores(position))
+
+
+def _best_moves(scored: list[tuple[Move, float]]) -> list[Move]:
+    """The best-valued moves, equal values (within rounding) included, in the order given."""
+    best = max(v for _, v in scored)
+    return [m for m, v in scored if v >= best - 1e-9]
 
 
 def _pick_best(scored: list[tuple[Move, float]], rng: random.Random) -> Move:
     """The best-valued move; equal values (within rounding) are broken by the rng, for varied games."""
-    best = max(v for _, v in scored)
-    tied = [m for m, v in scored if v >= best - 1e-9]
+    tied = _best_moves(scored)
     return tied[int(rng.random() * len(tied))] if len(tied) > 1 else tied[0]

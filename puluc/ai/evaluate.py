@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..position import Position
-from ..routes import ARRIVE, LAND, RouteTables, tables_for
+from ..position import DIRECTION, TOP, Position
+from ..routes import ARRIVE, INBOUND, LAND, OUTBOUND, RouteTables, tables_for
 from ..rules import Rules
 from ..sticks import throw_probabilities
 
@@ -91,20 +91,21 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
 
     def steps_to_arrive(team: int, d: int, i: int) -> int | None:
         for steps in range(1, 4 * length + 2):
-            step = t.fwd[team][d][i][1]
-            if step is None:
+            plan = t.fwd[team][d][i][1]
+            if plan is None:
                 return None
-            kind, i, d = step
-            if kind != LAND:
+            if plan.kind != LAND:
                 return steps
+            i, d = plan.dest, plan.direction
         return None  # a lone culin piece walks in circles
 
     table = []
     for team in (0, 1):
-        entry, entry_dir = t.enter[team][1]  # type: ignore[misc]
-        full = steps_to_arrive(team, entry_dir, entry)
+        entry = t.enter[team][1]
+        assert entry is not None  # a throw of 1 always enters
+        full = steps_to_arrive(team, entry.direction, entry.dest)
         rows = []
-        for d in (0, 1):
+        for d in (OUTBOUND, INBOUND):
             row = []
             for i in range(length):
                 left = steps_to_arrive(team, d, i)
@@ -114,40 +115,41 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
     return tuple(table)
 
 
-def capture_targets(model: Model, pos: Position, seat: int) -> list[set[int]]:
-    """targets[n]: the cells (indexes) of the enemy stacks `seat` could land on with a throw of n now, entering
-    included, forward or (scorpion) backward; n runs 1 to 5, index 0 stays empty."""
+def capture_targets(model: Model, pos: Position, seat: int) -> list[int]:
+    """targets[n]: the cells (a bit per cell index) of the enemy stacks `seat` could land on with a throw of n now,
+    entering included, forward or (scorpion) backward; n runs 1 to 5, index 0 stays empty."""
     t = model.t
-    board = pos._board
+    board = pos.raw_board
     team = seat & 1
-    targets: list[set[int]] = [set(), set(), set(), set(), set(), set()]
-    mine = [i for i, s in enumerate(board) if s is not None and s[1] == seat]
-    can_enter = pos._home[seat] > 0 and not (t.one_active and mine)
+    targets = [0, 0, 0, 0, 0, 0]
+    mine = [i for i, s in enumerate(board) if s is not None and s[TOP] == seat]
+    can_enter = pos.raw_home[seat] > 0 and not (t.one_active and mine)
     enter = t.enter[team]
     fwd = t.fwd[team]
     back = t.back[team] if t.scorpion else None
     for n in range(1, 6):
-        found = targets[n]
+        found = 0
         if can_enter:
-            dest = enter[n][0]  # type: ignore[index]
+            dest = enter[n].dest  # type: ignore[union-attr]
             target = board[dest]
-            if target is not None and target[1] & 1 != team:
-                found.add(dest)
+            if target is not None and target[TOP] & 1 != team:
+                found |= 1 << dest
         for i in mine:
-            d = board[i][0]  # type: ignore[index]
-            step = fwd[d][i][n]
-            if step is not None and step[0] != ARRIVE:
-                dest = step[1]
+            d = board[i][DIRECTION]  # type: ignore[index]
+            plan = fwd[d][i][n]
+            if plan is not None and plan.kind != ARRIVE:
+                dest = plan.dest
                 target = board[dest]
-                if target is not None and dest != i and target[1] & 1 != team:
-                    found.add(dest)
+                if target is not None and dest != i and target[TOP] & 1 != team:
+                    found |= 1 << dest
             if back is not None:
-                step = back[d][i][n]
-                if step is not None:
-                    dest = step[1]
+                plan = back[d][i][n]  # a backward move always lands on the road
+                if plan is not None:
+                    dest = plan.dest
                     target = board[dest]
-                    if target is not None and dest != i and target[1] & 1 != team:
-                        found.add(dest)
+                    if target is not None and dest != i and target[TOP] & 1 != team:
+                        found |= 1 << dest
+        targets[n] = found
     return targets
 
 
@@ -156,9 +158,15 @@ def capture_gains(model: Model, pos: Position, seat: int) -> list[int]:
 
     Capturing a stack swings every piece in it: the enemy's become captives, the mover's team's are freed.
     """
-    board = pos._board
-    sizes = [[len(board[c]) - 1 for c in cells] for cells in capture_targets(model, pos, seat)]  # type: ignore[arg-type]
-    return [max(found, default=0) for found in sizes]
+    board = pos.raw_board
+    gains = []
+    for cells in capture_targets(model, pos, seat):
+        best = 0
+        for dest in range(len(board)):
+            if cells >> dest & 1:
+                best = max(best, len(board[dest]) - 1)  # type: ignore[arg-type]
+        gains.append(best)
+    return gains
 
 
 def expected_gain(model: Model, gains: list[int], pending: tuple[int, ...]) -> float:
@@ -187,28 +195,28 @@ def evaluate(model: Model, pos: Position, weights: Weights = DEFAULT_WEIGHTS) ->
     ahead = [0.0, 0.0]
     w_cap = weights.captive_progress
     w_piece = weights.piece_progress
-    for i, s in enumerate(pos._board):
+    for i, s in enumerate(pos.raw_board):
         if s is None:
             continue
-        team = s[1] & 1
+        team = s[TOP] & 1
         caps = 0
-        for seat in s[2:]:
+        for seat in s[TOP + 1 :]:
             if seat & 1 != team:
                 caps += 1
         own = len(s) - 1 - caps
         score[team] += caps
         free[team] += own
-        pr = progress[team][s[0]][i]
+        pr = progress[team][s[DIRECTION]][i]
         if pr:
             ahead[team] += pr * (w_cap * caps + w_piece * own)
-    for seat, k in enumerate(pos._kills):
+    for seat, k in enumerate(pos.raw_kills):
         score[seat & 1] += k
-    for seat, h in enumerate(pos._home):
+    for seat, h in enumerate(pos.raw_home):
         free[seat & 1] += h
     value = score[0] - score[1] + weights.free * (free[0] - free[1]) + ahead[0] - ahead[1]
-    mover = pos._turn
+    mover = pos.turn_index
     if weights.mover_threat:
-        gain = expected_gain(model, capture_gains(model, pos, mover), pos._pending)
+        gain = expected_gain(model, capture_gains(model, pos, mover), pos.pending)
         value += weights.mover_threat * gain if mover & 1 == 0 else -weights.mover_threat * gain
     if weights.next_threat:
         nxt = (mover + 1) % model.t.seats

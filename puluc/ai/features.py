@@ -19,7 +19,9 @@ own, fitted to game results (TEAM_WIN_WEIGHTS). This module keeps no mutable sta
 
 from __future__ import annotations
 
-from ..position import Position
+from ..position import DIRECTION, TOP, Position
+from ..routes import LAND, MovePlan
+from ..rules import Rules
 from .evaluate import Model, capture_targets
 
 #: Feature names, in the order of WIN_WEIGHTS (each is team A's value minus team B's).
@@ -39,7 +41,27 @@ FEATURES = (
     "next_reach",
     "mover_reach_towers",
     "next_reach_towers",
+    "alive_seats",
 )
+#: Each feature's index in FEATURES (and in the weights).
+(
+    KILLS,
+    CAPTIVES,
+    CAPTIVE_PROGRESS,
+    HOME,
+    TOPS,
+    TOP_PROGRESS,
+    COMPATRIOTS,
+    ONE_ACTIVE,
+    TWO_ACTIVE,
+    MOVER_GAIN,
+    NEXT_GAIN,
+    MOVER_REACH,
+    NEXT_REACH,
+    MOVER_REACH_TOWERS,
+    NEXT_REACH_TOWERS,
+    ALIVE_SEATS,
+) = range(len(FEATURES))
 #: Log-odds of a win per unit of each feature (see the module docstring for the fit).
 WIN_WEIGHTS = (
     0.636,
@@ -57,6 +79,7 @@ WIN_WEIGHTS = (
     0.201,
     -0.025,
     -0.042,
+    0.0,
 )
 #: The same for games with more than one player a side, where no exact solution exists: a fit to the results
 #: of 20,000 traditional ants 2 v 2 games between medium players with 0-30% random moves
@@ -79,19 +102,63 @@ TEAM_WIN_WEIGHTS = (
     0.116,
     0.057,
     -0.052,
+    0.0,
 )
 
 
+def _two_step_targets(model: Model, pos: Position, seat: int) -> list[list[int]]:
+    """targets[a][b]: the cells (a bit per cell index) of the enemy stacks `seat` could capture by moving one
+    stack (or an entering piece) a cells to an empty cell and then b further, within one turn of two throws."""
+    t = model.t
+    board = pos.raw_board
+    team = seat & 1
+    mine = [i for i, s in enumerate(board) if s is not None and s[TOP] == seat]
+    fwd = t.fwd[team]
+    back = t.back[team] if t.scorpion else None
+    firsts: list[tuple[int, MovePlan]] = []  # (throw, a first step that lands on an empty cell)
+    can_enter = pos.raw_home[seat] > 0 and not (t.one_active and mine)
+    for a in range(1, 6):
+        plan = t.enter[team][a]
+        if can_enter and plan is not None and board[plan.dest] is None:
+            firsts.append((a, plan))
+        for i in mine:
+            plan = fwd[board[i][DIRECTION]][i][a]  # type: ignore[index]
+            if plan is not None and plan.kind == LAND and (board[plan.dest] is None or plan.dest == i):
+                firsts.append((a, plan))
+    targets = [[0] * 6 for _ in range(6)]
+    for a, first in firsts:
+        here, d, left = first.dest, first.direction, first.source
+        row = targets[a]
+        for b in range(1, 6):
+            for plan in (fwd[d][here][b], back[d][here][b] if back is not None else None):
+                if plan is None or plan.kind != LAND:
+                    continue
+                dest = plan.dest
+                target = board[dest]
+                if target is not None and dest != here and dest != left and target[TOP] & 1 != team:
+                    row[b] |= 1 << dest
+    return targets
+
+
 def _threats(model: Model, pos: Position, seat: int) -> tuple[float, float, float]:
-    """What `seat` can capture with its next throw: (expected best capture, expected pieces in reach,
-    the same for towers of two or more pieces only), sizes counted in pieces of the target stack."""
-    board = pos._board
-    targets = capture_targets(model, pos, seat)
+    """What `seat` can capture in its next turn: (expected best capture, expected pieces in reach, the same for
+    towers of two or more pieces only), sizes counted in pieces of the target stack. With two throws a turn a
+    stack may also reach a target with both, one after the other."""
+    board = pos.raw_board
+    one = capture_targets(model, pos, seat)
+    if model.t.throws_per_turn == 1:
+        turns = [(one[n], p) for n, p in model.singles]
+    else:
+        two = _two_step_targets(model, pos, seat)
+        turns = [(one[a] | one[b] | two[a][b] | two[b][a], p) for a, b, p in model.pairs]
     gain = 0.0
     hit: dict[int, float] = {}
-    for n, p in model.singles:
+    for cells, p in turns:
         best = 0
-        for dest in targets[n]:
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            dest = low.bit_length() - 1
             size = len(board[dest]) - 1  # type: ignore[arg-type]
             if size > best:
                 best = size
@@ -111,44 +178,57 @@ def features(model: Model, pos: Position) -> list[float]:
     """The FEATURES of `pos` (a position whose seat must throw), team A minus team B."""
     f = ([0.0] * len(FEATURES), [0.0] * len(FEATURES))
     progress = model.progress
-    for i, s in enumerate(pos._board):
+    alive = [pieces > 0 for pieces in pos.raw_home]  # per seat: a piece at home or on top, so it still plays
+    for i, s in enumerate(pos.raw_board):
         if s is None:
             continue
-        team = s[1] & 1
+        alive[s[TOP]] = True
+        team = s[TOP] & 1
         caps = 0
-        for seat in s[2:]:
+        for seat in s[TOP + 1 :]:
             if seat & 1 != team:
                 caps += 1
-        pr = progress[team][s[0]][i]
+        pr = progress[team][s[DIRECTION]][i]
         ft = f[team]
-        ft[1] += caps
-        ft[2] += caps * pr
-        ft[4] += 1
-        ft[5] += pr
-        ft[6] += len(s) - 2 - caps
-    for seat, k in enumerate(pos._kills):
-        f[seat & 1][0] += k
-    for seat, h in enumerate(pos._home):
-        f[seat & 1][3] += h
+        ft[CAPTIVES] += caps
+        ft[CAPTIVE_PROGRESS] += caps * pr
+        ft[TOPS] += 1
+        ft[TOP_PROGRESS] += pr
+        ft[COMPATRIOTS] += len(s) - 2 - caps
+    for seat, k in enumerate(pos.raw_kills):
+        f[seat & 1][KILLS] += k
+    for seat, h in enumerate(pos.raw_home):
+        f[seat & 1][HOME] += h
+    for seat, playing in enumerate(alive):
+        if playing:
+            f[seat & 1][ALIVE_SEATS] += 1
     for ft in f:
-        active = ft[3] + ft[4]
-        ft[7] = 1.0 if active == 1 else 0.0
-        ft[8] = 1.0 if active == 2 else 0.0
-    mover = pos._turn
+        active = ft[HOME] + ft[TOPS]
+        ft[ONE_ACTIVE] = 1.0 if active == 1 else 0.0
+        ft[TWO_ACTIVE] = 1.0 if active == 2 else 0.0
+    mover = pos.turn_index
     # In team games the seat after the mover is always on the other team (seats alternate teams).
-    for seat, col in ((mover, 9), ((mover + 1) % model.t.seats, 10)):
+    for seat, gain_at, reach_at, towers_at in (
+        (mover, MOVER_GAIN, MOVER_REACH, MOVER_REACH_TOWERS),
+        ((mover + 1) % model.t.seats, NEXT_GAIN, NEXT_REACH, NEXT_REACH_TOWERS),
+    ):
         gain, reach, towers = _threats(model, pos, seat)
         ft = f[seat & 1]
-        ft[col] += gain
-        ft[col + 2] += reach
-        ft[col + 4] += towers
+        ft[gain_at] += gain
+        ft[reach_at] += reach
+        ft[towers_at] += towers
     a, b = f
     return [x - y for x, y in zip(a, b, strict=True)]
 
 
+def weights_for(rules: Rules) -> tuple[float, ...]:
+    """The weights that serve `rules`: team games have their own (see TEAM_WIN_WEIGHTS)."""
+    return WIN_WEIGHTS if rules.team_size == 1 else TEAM_WIN_WEIGHTS
+
+
 def win_logit(model: Model, pos: Position) -> float:
     """Log-odds that team A wins from `pos`, a running game whose seat must throw."""
-    weights = WIN_WEIGHTS if model.t.seats == 2 else TEAM_WIN_WEIGHTS
+    weights = weights_for(model.rules)
     total = 0.0
     for w, x in zip(weights, features(model, pos), strict=True):
         total += w * x

@@ -12,6 +12,7 @@ import random
 import time
 
 from ..position import Move, Position
+from ..routes import ARRIVE
 from ..sticks import STICK_TABLES
 
 #: Value of each of the 16 face patterns of the four sticks, per sticks table (bit i = stick i up).
@@ -25,9 +26,9 @@ MAX_PLAYOUT_MOVES = 2000
 
 def capture_first(pos: Position, rng: random.Random) -> Move:
     """The playout policy: a random capturing move if any, else a random legal move."""
-    plans = pos._legal()
-    board = pos._board
-    captures = [m for m, (src, kind, dest, _d) in plans.items() if kind != 1 and dest != src and board[dest]]
+    plans = pos.plans()
+    board = pos.raw_board
+    captures = [m for m, plan in plans.items() if plan.kind != ARRIVE and plan.dest != plan.source and board[plan.dest]]
     choices = captures or list(plans)
     return choices[int(rng.random() * len(choices))]
 
@@ -39,10 +40,10 @@ def playout(pos: Position, rng: random.Random) -> tuple[float, int]:
     on score wins).
     """
     values = _THROW_VALUES[pos.rules.sticks]
-    per_turn = pos._t.throws_per_turn
+    per_turn = pos.rules.throws_per_turn
     moves = 0
     while not pos.is_over and moves < MAX_PLAYOUT_MOVES:
-        if pos._pending:
+        if pos.pending:
             pos = pos.play(capture_first(pos, rng))
             moves += 1
         else:

@@ -1,11 +1,12 @@
-"""Expectiminimax over the sticks' real probabilities, deepened turn by turn within a budget of nodes.
+"""Expectiminimax over whole turns and the sticks' real probabilities, deepened turn by turn within a budget of nodes.
 
-A decision node is a position with pending throws: its seat picks the move that is best for its team (the
-root's team maximises, the other team minimises; teammates play together). After a move with throws left
-the same seat decides again, so the order of two throws is part of the choice. When the turn passes, a
-chance node averages over every throw the next seat can make (pairs merged: the player picks the order).
-Depth counts turns; at the horizon the learned evaluation (features.py) gives the chance to win, and it
-looks one throw further, analytically: the exact threats of the seat about to throw and of the next one.
+A decision node is a seat's turn with its throws in hand: the seat picks, among every way to play them (every
+order of two throws included), the end of turn that is best for its team (the root's team maximises, the other
+team minimises; teammates play together). Different orders often end the turn in the same position, so each
+distinct end is valued once. When the turn passes, a chance node averages over every throw the next seat can
+make (pairs merged: the player picks the order). Depth counts turns; at the horizon the learned evaluation
+(features.py) gives the chance to win, and it looks one turn further, analytically: the exact threats of the
+seat about to throw and of the next one.
 
 Work is counted in nodes (moves played, throws made, positions evaluated), never in time, so a search
 is deterministic for a given budget; a wall-clock deadline is only a safety net for a machine far slower
@@ -33,8 +34,7 @@ T = TypeVar("T")
 #: once ranked depth 3 below 2; its interval was about half as wide as the games' real spread.)
 MAX_DEPTH = 4
 #: Deepest search for team games and two throws a turn, where depth 2 does not reach the mover's team's
-#: next turn: there deeper is better (traditional ants 2 v 2 against easy: depth 3 won 79.0% +- 3.9 of
-#: 400 paired games, depth 2 75.5% +- 4.1), so the search deepens as far as the budget allows.
+#: next turn: there deeper is better, so the search deepens as far as the budget allows.
 DEEP_MAX_DEPTH = 12
 
 
@@ -62,6 +62,27 @@ class SearchResult:
     nodes: int
 
 
+def turn_ends(pos: Position, count: Callable[[], None] | None = None) -> list[Position]:
+    """Every distinct position in which the turn of `pos`'s seat can end, `pos` having throws in hand.
+
+    A turn ends when the next seat must throw (every throw used, or none left that moves) or the game is
+    over. Two orders of the same throws that end alike give one entry. `count` is called once a move played.
+    """
+    ends: dict[tuple[object, ...], Position] = {}
+    todo = [pos]
+    while todo:
+        here = todo.pop()
+        for move in here.plans():
+            child = here.play(move)
+            if count is not None:
+                count()
+            if child.pending and not child.is_over:
+                todo.append(child)
+            else:
+                ends.setdefault(child.raw_key(), child)
+    return list(ends.values())
+
+
 class _Search:
     __slots__ = ("cut", "deadline", "limit", "model", "nodes", "root_team", "sign", "table")
 
@@ -82,21 +103,27 @@ class _Search:
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise OutOfBudget
 
-    def after_move(self, child: Position, depth: int) -> float:
-        if child.is_over:
-            diff = self.sign * terminal_value(child)
+    def end_value(self, end: Position, depth: int) -> float:
+        """The value of a turn's end: the result of a finished game, else the next turns' expectation."""
+        if end.is_over:
+            diff = self.sign * terminal_value(end)
             return 1.0 if diff > 0 else -1.0 if diff < 0 else 0.0
-        if child._pending:
-            return self.decide(child, depth)
-        return self.chance(child, depth - 1)
+        return self.chance(end, depth - 1)
 
     def decide(self, pos: Position, depth: int) -> float:
-        maximise = (pos._turn & 1) == self.root_team
-        best = -1e9 if maximise else 1e9
-        for move in pos._legal():
-            child = pos.play(move)
-            self.tick()
-            value = self.after_move(child, depth)
+        """`pos` has throws in hand: its seat's best end of turn for its team, `depth` turns from here."""
+        maximise = (pos.turn_index & 1) == self.root_team
+        best = -2.0 if maximise else 2.0
+        if len(pos.pending) == 1:
+            # One throw in hand: every move ends the turn, and two moves rarely end it alike.
+            ends: list[Position] = []
+            for move in pos.plans():
+                ends.append(pos.play(move))
+                self.tick()
+        else:
+            ends = turn_ends(pos, self.tick)
+        for end in ends:
+            value = self.end_value(end, depth)
             if (value > best) if maximise else (value < best):
                 best = value
         return best
@@ -107,8 +134,8 @@ class _Search:
             self.tick()
             self.cut = True
             return math.tanh(0.5 * self.sign * win_logit(self.model, pos))
-        # Caching pays here: two throws in either order, or different moves, often reach the same turn end.
-        key = (pos._board, pos._home, pos._kills, pos._turn)
+        # Caching pays here: different moves, and the turns of different throws, often reach the same position.
+        key = pos.raw_key()
         hit = self.table.get(key)
         if hit is not None and hit[0] >= depth:
             return hit[1]
@@ -116,9 +143,15 @@ class _Search:
         for values, p in self.model.turn_outcomes:
             child = pos.throw(values)
             self.tick()
-            total += p * (self.decide(child, depth) if child._pending else self.chance(child, depth - 1))
+            total += p * (self.decide(child, depth) if child.pending else self.chance(child, depth - 1))
         self.table[key] = (depth, total)
         return total
+
+    def first_move_value(self, child: Position, depth: int) -> float:
+        """The value of the root seat's first move: the best way to finish its turn from `child`."""
+        if child.pending and not child.is_over:
+            return self.decide(child, depth)
+        return self.end_value(child, depth)
 
 
 def _deepen(
@@ -156,23 +189,24 @@ def search(
     max_depth: int | None = None,
 ) -> SearchResult:
     """Iterative deepening from one turn to `max_depth` (default: `default_depth`) or until the node budget
-    runs out; the last full depth decides.
+    runs out; the last full depth decides. A first move's value is that of the best way to finish the turn.
 
-    Depth 1 always completes (it costs a few nodes per legal move), so there is always an answer.
+    Depth 1 always completes (it costs a few nodes per way to play the turn), so there is always an answer.
     """
-    moves = list(pos._legal())
+    moves = list(pos.plans())
     if not moves:
         raise ValueError("no legal move: the position must throw first or the game is over")
-    state = _Search(model, pos._turn & 1, nodes, deadline)
-    order = moves
+    state = _Search(model, pos.turn_index & 1, nodes, deadline)
+    children = [(move, pos.play(move)) for move in moves]
+    order = children
 
     def step(depth: int) -> list[tuple[Move, float]]:
         nonlocal order
-        values = [(move, state.after_move(pos.play(move), depth)) for move in order]
+        values = [(move, child, state.first_move_value(child, depth)) for move, child in order]
         # Sorting is stable, so equal values keep the legal-move order: the result does not depend on timing.
-        scored = sorted(values, key=lambda mv: -mv[1])
-        order = [m for m, _ in scored]  # the next depth tries the best moves first
-        return scored
+        values.sort(key=lambda mcv: -mcv[2])
+        order = [(m, c) for m, c, _ in values]  # the next depth tries the best moves first
+        return [(m, v) for m, _, v in values]
 
     scored, depth_done = _deepen(state, nodes, deadline, max_depth or default_depth(model), step)
     return SearchResult(tuple(scored or ()), depth_done, state.nodes)
@@ -182,13 +216,13 @@ def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> 
     """Team A's value of `pos` (-1 lost .. +1 won) and the turns searched, by iterative deepening.
 
     A position that must throw is a chance node over its seat's throws; one with pending throws is its
-    seat's best move for its team. Depth 1 always completes; deeper depths run while the node budget
+    seat's best end of turn for its team. Depth 1 always completes; deeper depths run while the node budget
     lasts, up to `default_depth`.
     """
     state = _Search(model, 0, nodes, deadline)
 
     def step(depth: int) -> float:
-        return state.chance(pos, depth) if not pos._pending else state.decide(pos, depth)
+        return state.chance(pos, depth) if not pos.pending else state.decide(pos, depth)
 
     value, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
     return value or 0.0, depth_done

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 from pathlib import Path
@@ -14,9 +15,7 @@ import simcord
 from bot import app
 from bot.app import SHUTTING_DOWN_MESSAGE, PulucBot, StartupError, run_bot
 from bot.config import Settings, load_settings
-
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
+from tests.helpers import TOKEN
 
 
 @pytest.fixture
@@ -175,3 +174,38 @@ async def test_unreachable_discord_exits_1_with_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("puluc-bot: error: cannot reach Discord (ConnectionRefusedError")
+
+
+def invite_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for phase in ("setup", "call") for r in caplog.get_records(phase) if "oauth2/authorize" in r.getMessage()]
+
+
+async def test_in_no_server_the_bot_logs_its_invite_link_once(
+    caplog: pytest.LogCaptureFixture, env: simcord.Env, bot: PulucBot
+) -> None:
+    assert len(bot.guilds) == 0
+    assert bot.application_id is not None
+    shown = invite_records(caplog)
+    assert len(shown) == 1
+    link = app.invite_url(bot.application_id)
+    assert link in shown[0].getMessage()
+    assert shown[0].levelno == logging.WARNING
+    # The permissions the README lists (their sum, 309237763072) and both scopes, for this application.
+    assert f"client_id={bot.application_id}&" in link
+    assert "permissions=309237763072" in link and "scope=bot+applications.commands" in link
+    assert "309237763072" in (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+
+    bot.dispatch("ready")  # a reconnect that could not resume brings on_ready again
+    await env.settle()
+    assert len(invite_records(caplog)) == 1
+
+
+async def test_in_a_server_the_bot_logs_no_invite_link(
+    caplog: pytest.LogCaptureFixture, env: simcord.Env, settings: Settings
+) -> None:
+    env.create_guild("Puluc Club")
+    caplog.clear()
+    restarted = PulucBot(settings)
+    await env.restart_bot(restarted)
+    assert len(restarted.guilds) == 1
+    assert [r for r in caplog.records if "oauth2/authorize" in r.getMessage()] == []

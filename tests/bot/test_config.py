@@ -1,25 +1,38 @@
-"""Settings: read from `.env` and the environment, validated into one line per mistake, token never echoed."""
+"""Settings: read from `.env` and the environment, checked against their one definition, one line per mistake,
+the token never echoed, relative paths anchored to the `.env` file's folder."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, EnvFile, Settings, find_env_file, load_settings
+from bot.settings_spec import LOG_LEVEL, SETTINGS, NumberSetting
 from bot.storage.urls import SqliteUrl
+from tests.helpers import TOKEN
 
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
+NUMBERS = [setting for setting in SETTINGS if isinstance(setting, NumberSetting)]
 
 
-def write_env(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / ".env"
+@pytest.fixture(autouse=True)
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test runs in an empty folder of its own, so no developer's .env is ever read."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return cwd
+
+
+def write_env(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / ".env"
     path.write_text(text, encoding="utf-8")
     return path
 
 
-def config_error(environ: dict[str, str], env_file: Path | None = None) -> str:
+def config_error(environ: dict[str, str], env_file: EnvFile | Path | None = None) -> str:
     with pytest.raises(ConfigError) as caught:
         load_settings(environ, env_file)
     message = str(caught.value)
@@ -27,16 +40,17 @@ def config_error(environ: dict[str, str], env_file: Path | None = None) -> str:
     return message
 
 
-def test_defaults_apply_when_only_the_token_is_given() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN}, None)
+def test_defaults_apply_when_only_the_token_is_given(elsewhere: Path) -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
     assert settings.discord_token == TOKEN
-    assert settings.database == SqliteUrl(Path("data/puluc.db"))
+    assert settings.database == SqliteUrl(elsewhere / "data" / "puluc.db")
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
     assert settings.turn_timer_seconds == 600
     assert settings.ai_budget_ms == 300
     assert settings.max_open_games_per_user == 3
     assert settings.font_path is None
+    assert settings.env_file is None
 
 
 def test_env_file_is_read(tmp_path: Path) -> None:
@@ -45,6 +59,7 @@ def test_env_file_is_read(tmp_path: Path) -> None:
     assert settings.discord_token == TOKEN
     assert settings.log_level == "DEBUG"
     assert settings.turn_timer_seconds == 120
+    assert settings.env_file == EnvFile(env_file, True)
 
 
 def test_environment_overrides_env_file(tmp_path: Path) -> None:
@@ -54,54 +69,122 @@ def test_environment_overrides_env_file(tmp_path: Path) -> None:
     assert settings.ai_budget_ms == 900
 
 
-def test_missing_env_file_is_not_an_error(tmp_path: Path) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN}, tmp_path / "absent.env")
-    assert settings.discord_token == TOKEN
+def test_the_default_env_file_is_the_one_in_the_current_folder(elsewhere: Path) -> None:
+    assert find_env_file() == EnvFile(elsewhere / ".env", False)
+    write_env(elsewhere, f"DISCORD_TOKEN={TOKEN}\n")
+    found = find_env_file()
+    assert found == EnvFile(elsewhere / ".env", True)
+    assert load_settings({}, found).discord_token == TOKEN
 
 
-def test_copied_env_example_with_blank_values_uses_defaults(tmp_path: Path) -> None:
+def test_a_named_env_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"--env-file .*typo/\.env: no such file"):
+        find_env_file(tmp_path / "typo" / ".env")
+    assert "no such file" in config_error({"DISCORD_TOKEN": TOKEN}, tmp_path / "absent.env")
+
+
+def test_a_named_env_file_that_is_a_folder_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"is a folder; name the file itself"):
+        find_env_file(tmp_path)
+
+
+def test_a_folder_called_env_in_the_current_folder_is_an_error(elsewhere: Path) -> None:
+    (elsewhere / ".env").mkdir()
+    with pytest.raises(ConfigError, match=r"\.env is a folder"):
+        find_env_file()
+
+
+def test_relative_paths_are_relative_to_the_env_files_folder(tmp_path: Path, elsewhere: Path) -> None:
+    home = tmp_path / "srv" / "puluc"
+    (home / "fonts").mkdir(parents=True)
+    (home / "fonts" / "board.ttf").write_bytes(b"\0")
+    env_file = write_env(home, f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///data/puluc.db\nFONT_PATH=fonts/board.ttf\n")
+    settings = load_settings({}, find_env_file(env_file))
+    assert settings.database == SqliteUrl(home / "data" / "puluc.db")
+    assert settings.font_path == home / "fonts" / "board.ttf"
+    # Started from elsewhere, the same file names the same database, and never one under the current folder.
+    assert not str(settings.database.where).startswith(str(elsewhere))
+
+
+def test_relative_paths_without_an_env_file_are_relative_to_the_current_folder(elsewhere: Path) -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///state/../puluc.db"})
+    assert settings.database == SqliteUrl(elsewhere / "puluc.db")
+
+
+def test_absolute_database_url_gives_an_absolute_path(tmp_path: Path) -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/p.db"})
+    assert settings.database == SqliteUrl(tmp_path / "p.db")
+
+
+def test_an_in_memory_database_is_refused_for_the_bot() -> None:
+    message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///:memory:"})
+    assert "keeps nothing" in message
+    assert "DATABASE_URL=sqlite:///data/puluc.db" in message
+
+
+def test_copied_env_example_with_blank_values_uses_the_defaults(tmp_path: Path) -> None:
     example = (Path(__file__).parents[2] / ".env.example").read_text(encoding="utf-8")
     env_file = write_env(tmp_path, example.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={TOKEN}", 1))
-    assert load_settings({}, env_file) == load_settings({"DISCORD_TOKEN": TOKEN}, None)
+    from_example = load_settings({}, env_file)
+    from_defaults = load_settings({"DISCORD_TOKEN": TOKEN}, EnvFile(tmp_path / ".env", False))
+    assert from_example.misspelt == ()
+    assert from_example == replace(from_defaults, env_file=from_example.env_file)
 
 
-def test_missing_token_names_the_setting_and_what_to_do() -> None:
-    message = config_error({})
-    assert "DISCORD_TOKEN is not set" in message
-    assert ".env" in message and "developer portal" in message
+def test_missing_token_says_where_the_env_file_was_looked_for(elsewhere: Path) -> None:
+    message = config_error({}, find_env_file())
+    assert message.startswith("DISCORD_TOKEN is not set")
+    assert f"no .env file at {elsewhere / '.env'}" in message
+    assert "--env-file" in message and "developer portal" in message
 
 
-def test_blank_token_counts_as_missing(tmp_path: Path) -> None:
-    assert "DISCORD_TOKEN is not set" in config_error({}, write_env(tmp_path, "DISCORD_TOKEN=\n"))
+def test_missing_token_names_the_env_file_that_was_read(tmp_path: Path) -> None:
+    env_file = write_env(tmp_path, "DISCORD_TOKEN=\n")
+    message = config_error({}, env_file)
+    assert message.startswith("DISCORD_TOKEN is not set")
+    assert str(env_file) in message
 
 
 @pytest.mark.parametrize(
     ("token", "expected"),
     [
         (f"Bot {TOKEN}", "remove the leading 'Bot ' prefix"),
+        (f'"{TOKEN}"', "wrapped in quotes"),
         (TOKEN[:20] + " " + TOKEN[21:], "contains whitespace"),
         ("0123456789abcdef0123456789abcdef", "may be the client secret"),
-        ("MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw", "three dot-separated parts"),
-        (TOKEN.replace("s3cr3t", "s3cr!t"), "three dot-separated parts"),
+        ("MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw", "it has 2 dot-separated parts, a bot token has three"),
+        (TOKEN.replace("s3cr3t", "s3cr!t"), "characters a bot token never has"),
+        ("abc.def.ghi", "its first, second and third parts are too short"),
+        ("MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPart", "its third part is too short"),
+        ("MTA1NzQ4OTk4NzY1NDMyMTAxMg..s3cr3tPartThatMustNeverBePrinted0", "its second part is too short"),
     ],
 )
-def test_malformed_token_is_rejected_with_a_reason(token: str, expected: str) -> None:
+def test_malformed_token_is_rejected_with_what_is_wrong(token: str, expected: str) -> None:
     message = config_error({"DISCORD_TOKEN": token})
-    assert "DISCORD_TOKEN" in message
+    assert message.startswith("DISCORD_TOKEN ")
     assert expected in message
 
 
 @pytest.mark.parametrize(
     "token",
-    [f"Bot {TOKEN}", TOKEN.replace(".", " ", 1), "s3cr3tPartThatMustNeverBePrinted0", TOKEN + ".x"],
+    [
+        f"Bot {TOKEN}",
+        TOKEN.replace(".", " ", 1),
+        "s3cr3tPartThatMustNeverBePrinted0",
+        TOKEN + ".x",
+        "abcXYZ.defUVW.ghiRST",
+        "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3t",
+    ],
 )
-def test_error_messages_never_contain_the_token(token: str) -> None:
+def test_error_messages_never_contain_any_part_of_the_token(token: str) -> None:
     message = config_error({"DISCORD_TOKEN": token})
-    assert "s3cr3t" not in message
+    for part in token.replace(" ", ".").split("."):
+        if len(part) >= 4:
+            assert part not in message
 
 
 def test_settings_repr_hides_the_token() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN}, None)
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
     assert "s3cr3t" not in repr(settings)
     assert "s3cr3t" not in str(settings)
 
@@ -114,28 +197,49 @@ def test_bad_database_url_is_one_clear_line(url: str) -> None:
     assert message.startswith("DATABASE_URL ")
 
 
-def test_absolute_database_url_gives_an_absolute_path(tmp_path: Path) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/p.db"}, None)
-    assert settings.database == SqliteUrl(tmp_path / "p.db")
-
-
 def test_dev_guild_id_is_a_server_id() -> None:
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "123456789012345678"}, None).dev_guild_id == (
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "123456789012345678"}).dev_guild_id == (
         123456789012345678
     )
     assert "DEV_GUILD_ID must be a server id" in config_error({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"})
     assert "DEV_GUILD_ID" in config_error({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "0"})
+    assert "DEV_GUILD_ID" in config_error({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": str(2**63)})
 
 
-def test_log_level_must_be_a_known_level() -> None:
-    assert "LOG_LEVEL must be one of" in config_error({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"})
+@pytest.mark.parametrize(("text", "level"), [("warn", "WARNING"), ("WARN", "WARNING"), ("Warning", "WARNING"),
+                                             ("debug", "DEBUG"), ("fatal", "CRITICAL"), (" info ", "INFO")])
+def test_log_level_takes_any_case_and_the_usual_aliases(text: str, level: str) -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": text})
+    assert settings.log_level == level
+    assert settings.log_level_number > 0
+
+
+def test_an_unknown_log_level_says_what_to_write() -> None:
+    message = config_error({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"})
+    assert message.startswith(f"LOG_LEVEL must be {LOG_LEVEL.rule}")
+    assert "'LOUD'" in message and "LOG_LEVEL=INFO" in message
+
+
+@pytest.mark.parametrize("spec", NUMBERS, ids=lambda spec: spec.name)
+def test_each_number_setting_takes_its_bounds_and_nothing_outside(
+    spec: NumberSetting[int] | NumberSetting[float],
+) -> None:
+    for value in (spec.minimum, spec.maximum):
+        settings = load_settings({"DISCORD_TOKEN": TOKEN, spec.name: str(value)})
+        assert getattr(settings, spec.name.lower()) == value
+    step = 1 if spec.kind is int else 0.5
+    for value in (spec.minimum - step, spec.maximum + step):
+        message = config_error({"DISCORD_TOKEN": TOKEN, spec.name: str(value)})
+        assert message.startswith(f"{spec.name} must be {spec.rule}; got {str(value)!r}.")
+        assert f"Write for example {spec.name}={spec.default}" in message
 
 
 @pytest.mark.parametrize(
     ("name", "value"),
     [
-        ("TURN_TIMER_SECONDS", "5"),
+        ("TURN_TIMER_SECONDS", "100000"),
         ("TURN_TIMER_SECONDS", "ten minutes"),
+        ("AI_BUDGET_MS", "600000"),
         ("AI_BUDGET_MS", "1.5"),
         ("MAX_OPEN_GAMES_PER_USER", "0"),
         ("COMMAND_COOLDOWN_SECONDS", "-1"),
@@ -143,30 +247,41 @@ def test_log_level_must_be_a_known_level() -> None:
         ("AI_MOVE_DELAY_SECONDS", "inf"),
     ],
 )
-def test_out_of_range_numbers_are_rejected(name: str, value: str) -> None:
+def test_out_of_range_numbers_are_rejected_with_what_to_write(name: str, value: str) -> None:
     message = config_error({"DISCORD_TOKEN": TOKEN, name: value})
     assert message.startswith(f"{name} must be")
     assert repr(value) in message
+    assert f"Write for example {name}=" in message
 
 
 def test_fractional_delays_are_accepted() -> None:
-    settings = load_settings(
-        {"DISCORD_TOKEN": TOKEN, "AI_MOVE_DELAY_SECONDS": "0.5", "COMMAND_COOLDOWN_SECONDS": "0"}, None
-    )
+    settings = load_settings({"DISCORD_TOKEN": TOKEN, "AI_MOVE_DELAY_SECONDS": "0.5", "COMMAND_COOLDOWN_SECONDS": "0"})
     assert settings.ai_move_delay_seconds == 0.5
     assert settings.command_cooldown_seconds == 0.0
 
 
-def test_font_path_must_exist(tmp_path: Path) -> None:
+def test_font_path_must_be_a_file(tmp_path: Path) -> None:
     message = config_error({"DISCORD_TOKEN": TOKEN, "FONT_PATH": str(tmp_path / "missing.ttf")})
     assert message.startswith("FONT_PATH points to")
     font = tmp_path / "f.ttf"
     font.write_bytes(b"\0")
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "FONT_PATH": str(font)}, None).font_path == font
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "FONT_PATH": str(font)}).font_path == font
+
+
+def test_a_misspelt_setting_in_the_env_file_is_noticed(tmp_path: Path) -> None:
+    env_file = write_env(tmp_path, f"DISCORD_TOKEN={TOKEN}\nTURN_TIMER=60\nPOSTGRES_PASSWORD=x\n")
+    settings = load_settings({}, env_file)
+    assert settings.misspelt == (("TURN_TIMER", "TURN_TIMER_SECONDS"),)
+    assert settings.turn_timer_seconds == 600
 
 
 def test_settings_are_frozen() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN}, None)
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
     with pytest.raises(AttributeError):
         settings.log_level = "DEBUG"  # type: ignore[misc]
     assert isinstance(settings, Settings)
+
+
+def test_the_token_and_its_signature_are_the_secrets_logs_hide() -> None:
+    settings = load_settings({"DISCORD_TOKEN": TOKEN})
+    assert settings.secrets == (TOKEN, "s3cr3tPartThatMustNeverBePrinted0")

@@ -1,47 +1,50 @@
-"""The `puluc-bot` entry point: `--check` and `--demo`, run in-process and as the real installed program."""
+"""The `puluc-bot` entry point, run in-process (`main`) and as the installed program: a first run that cannot
+go wrong silently. `--check` says which `.env` it read, which database (new, or existing with how many games
+and players) and which font, and changes nothing on disk; every mistake is one line on stderr and exit 1."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import io
 import json
+import logging
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
 from bot.__main__ import main
+from bot.settings_spec import SETTINGS
+from bot.storage import open_storage
+from bot.storage.sqlite.schema import LATEST_VERSION
+from bot.storage.types import SeatSpec
+from renderer.fonts import find_font
+from tests.helpers import TOKEN
 
-# Shaped like a bot token (id . timestamp . hmac) but not a real one.
-TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
-SETTINGS = (
-    "DISCORD_TOKEN",
-    "DATABASE_URL",
-    "DEV_GUILD_ID",
-    "LOG_LEVEL",
-    "TURN_TIMER_SECONDS",
-    "AI_BUDGET_MS",
-    "AI_MOVE_DELAY_SECONDS",
-    "COMMAND_COOLDOWN_SECONDS",
-    "MAX_OPEN_GAMES_PER_USER",
-    "FONT_PATH",
-)
-PUBLIC_PART = TOKEN.split(".")[0]  # the bot's id in base64: even this should not be printed
+SETTING_NAMES = tuple(setting.name for setting in SETTINGS)
+TOKEN_PARTS = TOKEN.split(".")  # even the public first part (the bot's id in base64) is never printed
 
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty working directory (so no stray .env is read) and an environment with no bot settings."""
-    for name in SETTINGS:
+    for name in (*SETTING_NAMES, "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return cwd
 
 
 def run_program(command: list[str], cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if key not in SETTINGS}
+    env = {key: value for key, value in os.environ.items() if key not in SETTING_NAMES}
     env.update(settings)
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False)
 
@@ -63,45 +66,163 @@ def one_error_line(stderr: str) -> str:
 def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["--check", *args])
     out, err = capsys.readouterr()
-    assert PUBLIC_PART not in out + err
+    for part in TOKEN_PARTS:
+        assert part not in out + err
     return code, out, err
 
 
-def test_check_passes_on_a_fresh_database(
+def failed_check(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    code, out, err = check(capsys, *args)
+    assert code == 1
+    assert out == ""
+    return one_error_line(err)
+
+
+def configure(monkeypatch: pytest.MonkeyPatch, **settings: str) -> None:
+    """The environment holds a well-formed token and `settings`."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every file under `folder` with its content hash and modification time: what "changes nothing" means."""
+    return {
+        str(path.relative_to(folder)): (
+            hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir",
+            path.stat().st_mtime_ns,
+        )
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def make_database(path: Path, games: int, players_per_game: int = 2) -> None:
+    """A database the bot has used: `games` games, each with its own human players."""
+
+    async def fill() -> None:
+        storage = await open_storage(f"sqlite:///{path}")
+        user = 1000
+        try:
+            for _ in range(games):
+                seats = []
+                for index in range(players_per_game):
+                    user += 1
+                    seats.append(SeatSpec(f"{'AB'[index % 2]}{index // 2 + 1}", f"player{user}", user_id=user))
+                await storage.create_game(
+                    guild_id=1, channel_id=2, host_id=seats[0].user_id, variant="bell", rules={},
+                    turn_timer_seconds=600, seats=seats,
+                )
+        finally:
+            await storage.close()
+
+    asyncio.run(fill())
+
+
+# -- --check: what it reads and what it says ---------------------------------------------------------------
+
+
+def test_check_reports_a_new_database_and_creates_nothing(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/state/puluc.db")
+    configure(monkeypatch)
+    target = workdir / "nonexistent_dir" / "sub" / "x.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
     code, out, err = check(capsys)
     assert code == 0, err
-    assert out.strip().startswith("puluc-bot: configuration OK")
-    assert len(out.strip().splitlines()) == 1
-    assert (workdir / "state" / "puluc.db").is_file()
+    assert (
+        f"puluc-bot: database {target}: new: start-up will create the folder {workdir / 'nonexistent_dir'}, "
+        f"the folder {target.parent} and the database file x.db (nothing was created now)"
+    ) in out.splitlines()
+    assert out.splitlines()[-1].startswith("puluc-bot: configuration OK")
+    assert list(workdir.iterdir()) == []
 
 
-def test_check_passes_twice_on_the_same_database(
+def test_check_reports_an_existing_database_with_its_games_and_players_and_changes_nothing(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    assert check(capsys)[0] == 0
-    code, _, err = check(capsys)
+    database = workdir / "state" / "puluc.db"
+    make_database(database, games=2, players_per_game=2)
+    before = snapshot(workdir)
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{database}")
+    code, out, err = check(capsys)
     assert code == 0, err
-    assert (workdir / "data" / "puluc.db").is_file(), "the default database is data/puluc.db under the cwd"
+    expected = f"existing, 2 games and 4 players, schema version {LATEST_VERSION}, intact"
+    assert f"puluc-bot: database {database}: {expected}" in out
+    assert snapshot(workdir) == before
 
 
-def test_python_m_bot_check_succeeds(workdir: Path) -> None:
-    done = run_program([sys.executable, "-m", "bot", "--check"], workdir, DISCORD_TOKEN=TOKEN)
-    assert done.returncode == 0, done.stderr
-    assert "configuration OK" in done.stdout
-    assert PUBLIC_PART not in done.stdout + done.stderr
+def test_check_reads_the_database_of_a_running_bot_without_disturbing_it(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = workdir / "puluc.db"
+    make_database(database, games=1)
+    running = sqlite3.connect(database)  # as the bot holds it: WAL mode, -wal and -shm beside the file
+    try:
+        running.execute("INSERT INTO players (user_id, display_name, last_active, created_at) VALUES (7, 'x', 0, 0)")
+        running.commit()
+        names = sorted(path.name for path in workdir.iterdir())
+        assert names == ["puluc.db", "puluc.db-shm", "puluc.db-wal"]
+        configure(monkeypatch)
+        monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
+        code, out, err = check(capsys)
+        assert code == 0, err
+        assert "existing, 1 game and 3 players" in out, "committed rows still in the WAL are counted"
+        assert sorted(path.name for path in workdir.iterdir()) == names
+    finally:
+        running.close()
 
 
-def test_console_script_check_reports_a_missing_token_in_one_line(workdir: Path) -> None:
+def test_an_existing_empty_file_is_reported_as_empty(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / "puluc.db").write_bytes(b"")
+    configure(monkeypatch, DATABASE_URL="sqlite:///puluc.db")
+    code, out, err = check(capsys)
+    assert code == 0, err
+    expected = ("existing but empty, 0 games and 0 players, "
+                f"schema version 0; start-up will migrate it to {LATEST_VERSION}")
+    assert expected in out
+    assert (workdir / "puluc.db").read_bytes() == b""
+
+
+def test_check_from_another_folder_reads_the_named_env_file_and_its_database(
+    tmp_path: Path, workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "srv" / "puluc"
+    make_database(home / "data" / "puluc.db", games=3)
+    env_file = home / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///data/puluc.db\n", encoding="utf-8")
+    code, out, err = check(capsys, "--env-file", str(env_file))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"puluc-bot: settings from {env_file} and the environment (the environment wins)"
+    assert lines[1].startswith(f"puluc-bot: database {home / 'data' / 'puluc.db'}: existing, 3 games and 6 players")
+    assert list(workdir.iterdir()) == [], "nothing is created in the folder the bot was started from"
+
+
+def test_check_without_an_env_file_says_where_it_looked(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(monkeypatch)
+    code, out, err = check(capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == f"puluc-bot: no .env file at {workdir / '.env'}; settings from the environment only"
+    assert f"database {workdir / 'data' / 'puluc.db'}: new" in out
+
+
+def test_check_notes_a_misspelt_setting(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nTURN_TIMER_SECOND=60\n", encoding="utf-8")
+    code, out, err = check(capsys)
+    assert code == 0, err
+    assert "sets TURN_TIMER_SECOND, which is no setting of the bot (ignored); did you mean TURN_TIMER_SECONDS?" in out
+
+
+def test_missing_token_names_the_env_file_it_looked_for(workdir: Path) -> None:
     done = run_program([console_script(), "--check"], workdir)
     assert done.returncode == 1
     line = one_error_line(done.stderr)
     assert "DISCORD_TOKEN is not set" in line
-    assert ".env" in line
+    assert f"no .env file at {workdir / '.env'}" in line
     assert done.stdout == ""
 
 
@@ -111,84 +232,233 @@ def test_starting_without_a_token_ends_in_one_line_not_a_traceback(workdir: Path
     assert "DISCORD_TOKEN is not set" in one_error_line(done.stderr)
 
 
-def test_malformed_token_fails_without_echoing_it(
+def test_python_m_bot_check_succeeds(workdir: Path) -> None:
+    done = run_program([sys.executable, "-m", "bot", "--check"], workdir, DISCORD_TOKEN=TOKEN)
+    assert done.returncode == 0, done.stderr
+    assert "configuration OK" in done.stdout
+    for part in TOKEN_PARTS:
+        assert part not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("named", ["typo/.env", "."])
+def test_a_named_env_file_that_is_missing_or_a_folder_is_an_error(workdir: Path, named: str) -> None:
+    done = run_program([console_script(), "--check", "--env-file", named], workdir, DISCORD_TOKEN=TOKEN)
+    assert done.returncode == 1
+    line = one_error_line(done.stderr)
+    assert line.startswith(f"puluc-bot: error: --env-file {(workdir / named).resolve()}")
+    assert "no such file" in line if named != "." else "is a folder" in line
+
+
+def test_the_env_file_in_the_current_folder_is_read_and_the_environment_overrides_it(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=mysql://nowhere/puluc\n")
+    assert failed_check(capsys).startswith("puluc-bot: error: DATABASE_URL ")
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///ok.db")
+    code, out, err = check(capsys)
+    assert code == 0, err
+    assert f"database {workdir / 'ok.db'}: new" in out
+
+
+# -- --check: what it refuses ------------------------------------------------------------------------------
+
+
+def test_an_in_memory_database_is_refused(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(monkeypatch, DATABASE_URL="sqlite:///:memory:")
+    assert "in-memory database, which keeps nothing" in failed_check(capsys)
+
+
+def test_a_token_with_short_parts_is_refused_without_being_printed(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    line = failed_check(capsys)
+    assert "its first, second and third parts are too short" in line
+    for part in ("abc", "def", "ghi"):
+        assert part not in line
+
+
+def test_a_malformed_token_fails_without_echoing_it(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN.replace(".", "", 1))
-    code, _, err = check(capsys)
-    assert code == 1
-    assert "DISCORD_TOKEN does not look like a bot token" in one_error_line(err)
+    assert "DISCORD_TOKEN does not look like a bot token" in failed_check(capsys)
 
 
-def test_bad_database_url_scheme_fails_in_one_line(
+@pytest.mark.parametrize(
+    ("name", "value"), [("TURN_TIMER_SECONDS", "100000"), ("TURN_TIMER_SECONDS", "5"), ("AI_BUDGET_MS", "600000")]
+)
+def test_a_value_the_commands_would_refuse_fails_the_check(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str
+) -> None:
+    configure(monkeypatch, **{name: value})
+    line = failed_check(capsys)
+    assert line.startswith(f"puluc-bot: error: {name} must be a whole number of ")
+    assert f"Write for example {name}=" in line
+
+
+def test_log_level_warn_passes_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", "mysql://db.example/puluc")
+    configure(monkeypatch, LOG_LEVEL="warn")
     code, _, err = check(capsys)
-    assert code == 1
-    assert one_error_line(err).startswith("puluc-bot: error: DATABASE_URL ")
+    assert code == 0, err
 
 
-def test_database_under_a_regular_file_cannot_be_created(
+def test_a_bad_database_url_scheme_fails_in_one_line(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(monkeypatch, DATABASE_URL="mysql://db.example/puluc")
+    assert failed_check(capsys).startswith("puluc-bot: error: DATABASE_URL ")
+
+
+def test_a_database_under_a_regular_file_cannot_be_created(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # A path whose parent is a file can never be created, even by root (unlike a chmod-ed directory).
     (workdir / "occupied").write_text("not a directory")
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/occupied/puluc.db")
-    code, _, err = check(capsys)
-    assert code == 1
-    line = one_error_line(err)
-    assert f"cannot open the database at {workdir}/occupied/puluc.db" in line
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/occupied/sub/puluc.db")
+    line = failed_check(capsys)
+    assert f"cannot use the database at {workdir}/occupied/sub/puluc.db" in line
+    assert f"{workdir}/occupied is a file" in line
 
 
 def test_a_file_that_is_not_a_database_fails_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (workdir / "puluc.db").write_bytes(b"this is not an SQLite file" * 200)
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/puluc.db")
-    code, _, err = check(capsys)
-    assert code == 1
-    assert str(workdir / "puluc.db") in one_error_line(err)
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/puluc.db")
+    assert str(workdir / "puluc.db") in failed_check(capsys)
 
 
-def test_database_from_a_newer_bot_is_refused(
+def test_a_database_from_a_newer_bot_is_refused(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     conn = sqlite3.connect(workdir / "future.db")
     conn.execute("PRAGMA user_version = 999")
     conn.close()
-    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/future.db")
-    code, _, err = check(capsys)
-    assert code == 1
-    assert "upgrade the bot" in one_error_line(err)
+    configure(monkeypatch, DATABASE_URL=f"sqlite:///{workdir}/future.db")
+    assert "upgrade the bot" in failed_check(capsys)
 
 
-def test_env_file_is_read_and_the_environment_overrides_it(
+@pytest.mark.parametrize("font", ["/etc/passwd", "not-a-font.ttf"])
+def test_a_file_that_is_not_a_font_fails_the_check(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], font: str
+) -> None:
+    (workdir / "not-a-font.ttf").write_text("hello")
+    configure(monkeypatch, FONT_PATH=font)
+    line = failed_check(capsys)
+    assert line.startswith(f"puluc-bot: error: FONT_PATH {(workdir / font).resolve()} cannot draw the board images")
+
+
+def test_check_draws_a_board_with_the_configured_font(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=mysql://nowhere/puluc\n")
-    code, _, err = check(capsys)
-    assert code == 1, "the .env file in the working directory is read"
-    assert one_error_line(err).startswith("puluc-bot: error: DATABASE_URL ")
-
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{workdir}/ok.db")
-    code, _, err = check(capsys)
+    font = find_font()
+    if font is None:
+        pytest.skip("no DejaVu Sans on this machine to configure")
+    configure(monkeypatch, FONT_PATH=font)
+    code, out, err = check(capsys)
     assert code == 0, err
-    assert (workdir / "ok.db").is_file()
+    assert f"puluc-bot: board font: {font}" in out.splitlines()
 
 
-def test_env_file_option_names_another_file(
-    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+# -- start-up ---------------------------------------------------------------------------------------------
+
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (\x1b\[[0-9;]*m)?(DEBUG|INFO|WARNING|ERROR|CRITICAL) ")
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def discord_rejects_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord answers the login with 401, as for a reset token: start-up runs up to the login, then stops."""
+
+    async def reject(self: object, token: str) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
+
+
+def test_start_up_logs_its_settings_file_database_and_font_one_plain_line_each(
+    tmp_path: Path, workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    discord_rejects_the_token: None,
 ) -> None:
-    other = workdir / "prod.env"
-    other.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///{workdir}/prod.db\n")
-    code, _, err = check(capsys, "--env-file", str(other))
-    assert code == 0, err
-    assert (workdir / "prod.db").is_file()
+    home = tmp_path / "srv"
+    make_database(home / "puluc.db", games=1)
+    env_file = home / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///puluc.db\nLOG_LEVEL=info\n")
+    assert main(["--env-file", str(env_file)]) == 1
+    out, err = capsys.readouterr()
+    *logged, last = err.splitlines()
+    assert last.startswith("puluc-bot: error: Discord rejected DISCORD_TOKEN")
+    assert all(LOG_LINE.match(line) for line in logged), logged
+    assert any(line.endswith(f"bot: settings from {env_file} and the environment (the environment wins)")
+               for line in logged)
+    expected = f"existing, 1 game and 2 players, schema version {LATEST_VERSION}, intact"
+    assert any(line.endswith(f"bot: database {home / 'puluc.db'}: {expected}") for line in logged)
+    assert any("bot: board font: " in line for line in logged)
+    assert "\x1b[" not in err, "no colour codes when standard error is not a terminal"
+    for part in TOKEN_PARTS:
+        assert part not in out + err
+
+
+@pytest.mark.parametrize(("no_color", "coloured"), [(None, True), ("1", False)])
+def test_start_up_colours_its_log_only_on_a_terminal_without_no_color(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, restored_logging: logging.Logger,
+    discord_rejects_the_token: None, no_color: str | None, coloured: bool,
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\n")
+    if no_color is not None:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    monkeypatch.delenv("TERM", raising=False)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main([]) == 1
+    shown = terminal.getvalue()
+    assert "settings from" in shown
+    assert ("\x1b[32mINFO" in shown) is coloured
+    assert ("\x1b[" in shown) is coloured
+
+
+def test_start_up_stops_before_discord_on_a_font_that_cannot_draw(
+    workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nFONT_PATH=/etc/passwd\n")
+    assert main([]) == 1
+    assert "FONT_PATH /etc/passwd cannot draw the board images" in capsys.readouterr().err.splitlines()[-1]
+    assert list(workdir.iterdir()) == [workdir / ".env"], "the database is not created either"
+
+
+# -- the command line ---------------------------------------------------------------------------------------
+
+
+def test_seed_without_demo_is_an_error(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--seed", "7"]) == 1
+    assert "--seed chooses the game of --demo" in one_error_line(capsys.readouterr().err)
+    assert main(["--check", "--seed", "7"]) == 1
+    assert "--seed" in one_error_line(capsys.readouterr().err)
+
+
+def test_env_file_with_demo_is_an_error(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--demo", "out", "--env-file", ".env"]) == 1
+    assert "--demo needs no settings" in one_error_line(capsys.readouterr().err)
+    assert not (workdir / "out").exists()
+
+
+# -- --demo ------------------------------------------------------------------------------------------------
 
 
 def test_demo_plays_a_whole_game_and_writes_images_a_replay_and_a_record(workdir: Path) -> None:
@@ -213,9 +483,36 @@ def test_demo_plays_a_whole_game_and_writes_images_a_replay_and_a_record(workdir
     summary = done.stdout
     assert "replay.gif" in summary and "record.json" in summary
     assert f"{len(boards)} board images" in summary
+    assert "Removed" not in summary
+
+
+def test_demo_into_a_folder_with_other_files_writes_nothing(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = workdir / "photos"
+    out.mkdir()
+    (out / "holiday.png").write_bytes(b"mine")
+    before = snapshot(out)
+    assert main(["--demo", str(out)]) == 1
+    line = one_error_line(capsys.readouterr().err)
+    assert f"{out} holds files the demo did not write (holiday.png)" in line
+    assert snapshot(out) == before
+
+
+def test_demo_into_an_earlier_demo_replaces_it_and_says_so(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = workdir / "demo"
+    assert main(["--demo", str(out), "--seed", "1"]) == 0
+    first = sorted(path.name for path in out.iterdir())
+    (out / "board_999.png").write_bytes(b"from a longer game")  # a board the new game will not overwrite
+    capsys.readouterr()
+    assert main(["--demo", str(out), "--seed", "2"]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith(f"Removed the previous demo's {len(first) + 1} files from {out} first (board_000.png to ")
+    assert "board_999.png" in summary
+    boards = sorted(out.glob("board_*.png"))
+    assert "board_999.png" not in [board.name for board in boards]
+    assert f"Wrote {len(boards)} board images" in summary
 
 
 def test_demo_into_a_file_fails_in_one_line(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (workdir / "taken").write_text("a file, not a directory")
     assert main(["--demo", str(workdir / "taken")]) == 1
-    assert "cannot write the demo" in one_error_line(capsys.readouterr().err)
+    assert "is a file, not a folder" in one_error_line(capsys.readouterr().err)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.sessions import GameOptions, GameSession, Limits, Place, Player, SessionManager
 from bot.storage.sqlite.store import open_store
-from puluc import Move, Position
+from tests.helpers import first_legal, seed_sequence  # first_legal: no seat is played by the AI
 
 GUILD_ID = 77
 
@@ -32,11 +32,6 @@ def players(channel: int) -> tuple[Player, Player]:
     return Player(10_000 + channel, f"host{channel}"), Player(20_000 + channel, f"guest{channel}")
 
 
-async def first_legal(position: Position, level: str, rng: random.Random) -> Move:
-    # No seat in these games is played by the AI; the picker is only here because the manager needs one.
-    return position.legal_moves()[0]
-
-
 def report(line: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(line, separators=(",", ":")) + "\n")
     sys.stdout.flush()
@@ -48,7 +43,7 @@ async def new_game(manager: SessionManager, channel: int) -> GameSession:
     lobby = await manager.open_lobby(host, channel_place(channel), GameOptions(ranked=channel % 2 == 0))
     session = manager.get(lobby.game_id)
     await session.join(guest)
-    await session.start(host.user_id, manager.new_seed())
+    await session.start(host.user_id, manager.seeds())
     return session
 
 
@@ -58,7 +53,7 @@ async def resume(manager: SessionManager, session: GameSession, channel: int) ->
     if session.state.status == "lobby":
         if session.state.seat_of(guest.user_id) is None:
             await session.join(guest)
-        await session.start(host.user_id, manager.new_seed())
+        await session.start(host.user_id, manager.seeds())
     position = session.state.position
     if position is not None and position.must_throw:
         # Started, but killed before the first throw was saved: its deadline (the start time) throws.
@@ -87,8 +82,7 @@ async def burst(manager: SessionManager, channel: int, rng: random.Random) -> No
 
 async def main(path: Path, games: int, seed: int) -> None:
     store = await open_store(path)
-    seeds = random.Random(seed)
-    manager = SessionManager(store, picker=first_legal, seeds=lambda: seeds.getrandbits(63),
+    manager = SessionManager(store, picker=first_legal, seeds=seed_sequence(seed),
                              limits=Limits(max_open_per_host=2, ai_delay=0.0))
     loaded = await manager.load()
     channels = range(1, games + 1)

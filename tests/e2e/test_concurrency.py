@@ -5,7 +5,7 @@ from __future__ import annotations
 import simcord
 
 from bot.services import services
-from tests.e2e.conftest import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
+from tests.helpers import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
 
 
 async def started(world: World) -> None:

@@ -25,9 +25,10 @@ from typing import Any
 
 from bot.sessions import Limits, SessionManager
 from bot.sessions.replay import state_from_log
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import GameLog
-from tests.e2e.crash_child import first_legal, players, resume
+from tests.e2e.crash_child import players, resume
+from tests.helpers import first_legal, seed_sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6
@@ -96,7 +97,7 @@ def position_after(log: GameLog, seq: int) -> str:
     return state.position.to_ppn()
 
 
-async def all_logs(store: Store, db: Path) -> dict[int, GameLog]:
+async def all_logs(store: SqliteStore, db: Path) -> dict[int, GameLog]:
     with closing(sqlite3.connect(db)) as conn:
         ids = [row[0] for row in conn.execute("SELECT game_id FROM games ORDER BY game_id")]
     return {game_id: await store.game_log(game_id) for game_id in ids}
@@ -159,8 +160,7 @@ async def continue_every_game(db: Path) -> int:
     """Load the open games as a restarted bot would and play each one to its end; return how many."""
     store = await open_store(db)
     try:
-        seeds = random.Random(99)
-        manager = SessionManager(store, picker=first_legal, seeds=lambda: seeds.getrandbits(63),
+        manager = SessionManager(store, picker=first_legal, seeds=seed_sequence(99),
                                  limits=Limits(max_open_per_host=2, ai_delay=0.0))
         loaded = await manager.load()
         rng = random.Random(5)

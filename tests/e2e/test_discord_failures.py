@@ -23,7 +23,7 @@ from simcord.backend.errors import BackendError
 
 from bot.services import services
 from bot.sessions import GameSession, GameState
-from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said, turn_of
+from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
 
 ROUTES = {
     "interaction edit": ("PATCH", "/webhooks/*/messages/@original"),
@@ -45,6 +45,11 @@ def simulated_pauses(world: World, simcord_env: simcord.Env) -> None:
         await simcord_env.external_wait(asyncio.sleep(seconds), reason="the bot's pause before a retry")
 
     services(simcord_env.bot).presenter.publisher.sleep = pause
+
+
+def turn_of(custom_id: str) -> int:
+    """The game event a button was made for: `puluc:<kind>:<game>:<turn>:<arg>`."""
+    return int(custom_id.split(":")[3])
 
 
 async def started_duel(world: World) -> GameSession:

@@ -6,7 +6,7 @@ import discord
 import pytest
 import simcord
 
-from tests.e2e.conftest import World, custom_ids, game_message, said
+from tests.helpers import World, custom_ids, game_message, said
 
 
 async def test_a_second_game_in_a_busy_channel_links_to_the_first(world: World) -> None:
@@ -50,11 +50,14 @@ async def test_missing_permission_to_attach_files_is_named(world: World) -> None
     me = world.guild.me
     assert me is not None
     no_files = world.guild.create_text_channel(
-        "no-files", overwrites={me: discord.PermissionOverwrite(attach_files=False)})
+        "no-files", overwrites={me: discord.PermissionOverwrite(attach_files=False, embed_links=False)})
     for command, options in (("puluc new", {}), ("puluc ai", {}),
                              ("puluc challenge", {"opponent": world.bob})):
         refused = await world.alice.slash(no_files, command, **options)
-        assert refused.ephemeral and "Attach Files" in said(refused), command
+        assert refused.ephemeral, command
+        # Exactly the missing permissions are named, not the ones the bot has.
+        assert "Attach Files" in said(refused) and "Embed Links" in said(refused), command
+        assert "Send Messages" not in said(refused), command
     assert not [m for m in no_files.history() if not m.flags.ephemeral]  # no game was opened there
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.e2e.conftest import World, custom_ids, embed_text, game_message, mentioned, move_ids
+from tests.helpers import World, custom_ids, embed_text, game_message, mentioned, move_ids
 
 
 async def test_a_hard_ai_game_runs_to_its_result(world: World) -> None:

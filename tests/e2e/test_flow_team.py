@@ -7,7 +7,7 @@ import random
 
 from bot.services import services
 from puluc import Position
-from tests.e2e.conftest import World, custom_ids, game_message, mentioned, move_ids, notation, said
+from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
 
 
 async def test_two_v_two_traditional_lobby_to_play(world: World) -> None:

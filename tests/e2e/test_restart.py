@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import simcord
 
-from bot.app import PulucBot
-from bot.config import Settings
 from bot.services import services
-from tests.e2e.conftest import World, custom_ids, embed_text, game_message, make_settings, mentioned, move_ids
+from tests.helpers import MakeBot, World, custom_ids, embed_text, game_message, mentioned, move_ids
 
 
 async def start_duel(world: World, *extra: str) -> None:
@@ -19,7 +17,7 @@ async def start_duel(world: World, *extra: str) -> None:
     await world.alice.click(lobby, custom_id=custom_ids(lobby, "puluc:start:")[0])
 
 
-async def test_old_buttons_work_after_a_restart_from_the_same_position(world: World, settings: Settings) -> None:
+async def test_old_buttons_work_after_a_restart_from_the_same_position(world: World, bots: MakeBot) -> None:
     await start_duel(world)
     for _ in range(4):
         board = game_message(world.games)
@@ -27,7 +25,7 @@ async def test_old_buttons_work_after_a_restart_from_the_same_position(world: Wo
     before = game_message(world.games)
     position = services(world.env.bot).manager.in_channel(world.games.id).state.position.to_ppn()  # type: ignore[union-attr]
 
-    await world.env.restart_bot(PulucBot(settings))
+    await world.env.restart_bot(bots())
 
     reloaded = services(world.env.bot).manager.in_channel(world.games.id)
     assert reloaded is not None and reloaded.state.position is not None
@@ -41,7 +39,7 @@ async def test_old_buttons_work_after_a_restart_from_the_same_position(world: Wo
 
 
 async def test_a_turn_timer_that_ran_out_during_the_downtime_fires_once(
-    world: World, simcord_env: simcord.Env, settings: Settings
+    world: World, simcord_env: simcord.Env, bots: MakeBot
 ) -> None:
     await start_duel(world)
     board = game_message(world.games)
@@ -51,7 +49,7 @@ async def test_a_turn_timer_that_ran_out_during_the_downtime_fires_once(
     await services(simcord_env.bot).manager.stop_timers()
     await simcord_env.advance_time(90)
 
-    await simcord_env.restart_bot(PulucBot(make_settings(settings.database.path)))
+    await simcord_env.restart_bot(bots())
     await simcord_env.advance_time(1)
 
     session = services(simcord_env.bot).manager.in_channel(world.games.id)

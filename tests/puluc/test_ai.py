@@ -12,11 +12,10 @@ import pytest
 from puluc import Move, Position, Rules, Throw
 from puluc.ai import NoMoveToChoose, choose_move, hint, nodes_for, win_probability
 from puluc.ai.evaluate import capture_gains, evaluate, model_for
-from puluc.ai.features import TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features, win_logit
+from puluc.ai.features import FEATURES, TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features, win_logit
 from puluc.ai.search import search
 from puluc.sticks import throw_probabilities
-
-from .conftest import at, play
+from tests.helpers import at, play
 
 #: Every preset, the flags on other routes, team sizes 1 to 8 and the shortest and longest roads.
 VARIANTS: dict[str, Rules] = {
@@ -265,7 +264,7 @@ def _after(child: Position, depth: int, team: int) -> float:
 def test_search_values_are_the_plain_expectiminimax_values(variant: str, depth: int) -> None:
     rules = VARIANTS[variant]
     for pos in positions_with_a_choice(rules, 4, seed=21):
-        team = pos._turn & 1
+        team = pos.turn_index & 1
         result = search(model_for(rules), pos, 10**9, time.perf_counter() + 60, max_depth=depth)
         for move, value in result.scored:
             assert value == pytest.approx(_after(pos.play(move), result.depth, team), abs=1e-9)
@@ -367,11 +366,27 @@ def test_bell_win_probability_is_the_search_value_and_sees_a_win_in_hand(bell: R
     assert win_probability(before, random.Random(99)) == chance  # a search: no sampling noise
 
 
-def test_team_games_are_valued_with_the_team_weights() -> None:
-    for rules, weights in ((Rules.preset("ants", team_size=2), TEAM_WIN_WEIGHTS), (Rules.preset("ants"), WIN_WEIGHTS)):
-        pos = positions_with_a_choice(rules, 1, seed=5)[0]
-        while not pos.must_throw:
-            pos = pos.play(pos.legal_moves()[0])
-        model = model_for(rules)
-        expected = sum(w * x for w, x in zip(weights, features(model, pos), strict=True))
-        assert win_logit(model, pos) == pytest.approx(expected)
+def seat_counts(rules: Rules, counts: dict[str, int]) -> str:
+    """A PPN home or kills field: every seat of `rules`, 0 where `counts` does not name it."""
+    return ",".join(f"{seat}:{counts.get(seat, 0)}" for seat in rules.seats)
+
+
+@pytest.mark.parametrize(
+    ("rules", "table"),
+    [(Rules.preset("ants"), WIN_WEIGHTS), (Rules.preset("ants", team_size=2), TEAM_WIN_WEIGHTS),
+     (Rules.from_setup("ants", 3, "modern"), TEAM_WIN_WEIGHTS)],
+    ids=["1v1", "2v2", "3v3"],
+)
+def test_team_games_are_valued_with_the_team_weights(rules: Rules, table: tuple[float, ...]) -> None:
+    """One kill more for team A (so one enemy piece fewer waiting at home) is worth exactly the kill and home
+    weights of the game's own table: the fit to Bell in a duel, the fit to team games with 2 or 3 a side."""
+    kills, home = FEATURES.index("kills"), FEATURES.index("home")
+    cells = {3: "A1+", rules.road_length - 2: "B1+"}
+    waiting = {seat: 4 if seat in ("A1", "B1") else 5 for seat in rules.seats}
+    before = at(rules, cells, seat_counts(rules, waiting), seat_counts(rules, {}), "A1")
+    waiting[rules.seats[-1]] -= 1
+    after = at(rules, cells, seat_counts(rules, waiting), seat_counts(rules, {"A1": 1}), "A1")
+    model = model_for(rules)
+    assert win_logit(model, after) - win_logit(model, before) == pytest.approx(table[kills] + table[home])
+    # The two fitted tables differ there: a kill counts for less when each team has more players.
+    assert 0 < TEAM_WIN_WEIGHTS[kills] + TEAM_WIN_WEIGHTS[home] < WIN_WEIGHTS[kills] + WIN_WEIGHTS[home]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from puluc import IllegalMove, Move, Position, Rules
-
-from .conftest import at, legal, play, ppn
+from puluc import IllegalMove, IllegalMoveError, IllegalThrowError, InvalidThrowError, Move, Position, Rules
+from tests.helpers import at, legal, play, ppn
 
 
 def test_worked_example_of_rules_md(bell: Rules) -> None:
@@ -211,6 +210,15 @@ def test_culin_crossing_kills_captives_and_the_top_lands_again() -> None:
     assert after.kills("A1") == 1 and after.home("A1") == 4
 
 
+def test_culin_crossing_is_remembered_as_the_move_that_was_described() -> None:
+    # The board's last-move marker tells the same story as the button did: a stack of two crossed, one enemy died.
+    rules = Rules.preset("culin")
+    pos = at(rules, {2: "A1B1-"}, "A1:4,B1:4", "A1:0,B1:0", "A1").throw([3])
+    effect = pos.move_effect(Move.parse("3:2"))
+    assert (effect.arrives, effect.kills, effect.pieces, effect.dest) == (True, 1, 2, 2)
+    assert play(pos, "3:2").last_move == effect
+
+
 def test_culin_wrap_is_blocked_by_own_piece() -> None:
     rules = Rules.preset("culin")
     pos = at(rules, {9: "A1+", 3: "A1+"}, "A1:3,B1:5", "A1:0,B1:0", "A1").throw([3])
@@ -322,9 +330,9 @@ def test_capturing_the_last_enemy_ends_the_game(bell: Rules) -> None:
     assert outcome is not None and outcome.winner == "A" and outcome.scores == {"A": 5, "B": 0}
     assert after.to_move == "A1" and after.to_ppn().endswith(" A1 -")
     assert after.legal_moves() == []
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(IllegalThrowError, match="over"):
         after.throw([1])
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(IllegalMoveError, match="over"):
         after.play(Move.parse("1:5"))
 
 
@@ -376,7 +384,7 @@ def test_bad_throws_are_refused(bell: Rules, values: list[int], message: str) ->
 
 
 def test_throwing_twice_is_refused(bell: Rules) -> None:
-    with pytest.raises(ValueError, match="already thrown"):
+    with pytest.raises(IllegalThrowError, match="already thrown"):
         Position.start(bell).throw([2]).throw([2])
 
 
@@ -386,7 +394,7 @@ def test_play_before_throwing_is_refused(bell: Rules) -> None:
 
 
 def test_village_refuses_a_one() -> None:
-    with pytest.raises(ValueError, match="not a value"):
+    with pytest.raises(InvalidThrowError, match="not a value"):
         Position.start(Rules.preset("village")).throw([1])
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from puluc import Move, Position, Rules
-
-from .conftest import ppn
+from puluc import InvalidMoveError, InvalidPositionError, Move, Position, Rules
+from tests.helpers import ppn
 
 
 @pytest.mark.parametrize("text", ["2:H", "3:7", "2:7b", "5:41", "1:1"])
@@ -21,12 +20,12 @@ def test_move_fields() -> None:
 
 @pytest.mark.parametrize("text", ["", "3-7", "x:H", "3:0", "0:3", "6:3", "2:Hb", "3:07", "03:7", "3:42", "3:7c", " "])
 def test_malformed_move_text_is_refused(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidMoveError):
         Move.parse(text)
 
 
 def test_move_parse_refuses_non_text() -> None:
-    with pytest.raises(ValueError, match="text"):
+    with pytest.raises(InvalidMoveError, match="text"):
         Move.parse(37)  # type: ignore[arg-type]
 
 
@@ -61,17 +60,17 @@ START = "././././././././. A1:5,B1:5 A1:0,B1:0 A1 -"
     ],
 )
 def test_malformed_ppn_is_refused(text: str, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidPositionError, match=message):
         Position.from_ppn(BELL, text)
 
 
 def test_ppn_refuses_a_stack_on_the_fire() -> None:
-    with pytest.raises(ValueError, match="fire"):
+    with pytest.raises(InvalidPositionError, match="fire"):
         Position.from_ppn(Rules.preset("fire"), "././././A1+/./././. A1:4,B1:5 A1:0,B1:0 A1 -")
 
 
 def test_ppn_refuses_a_tower_under_eagle_capture() -> None:
-    with pytest.raises(ValueError, match="eagle"):
+    with pytest.raises(InvalidPositionError, match="eagle"):
         Position.from_ppn(Rules.preset("eagle"), "./././A1B1-/././././. A1:4,B1:4 A1:0,B1:0 A1 -")
 
 
@@ -93,5 +92,5 @@ def test_ppn_with_pending_throws_but_no_legal_move_is_refused() -> None:
     """Gap in RULES.md: such a position cannot arise (the turn would have passed, §6), so it is refused."""
     rules = Rules.preset("bell", team_size=2, throws_per_turn=1, one_active=False)
     text = ppn(19, {3: "A1+"}, "A1:4,B1:5,A2:5,B2:5", "A1:0,B1:0,A2:0,B2:0", "A2", "3")
-    with pytest.raises(ValueError, match="no legal move"):
+    with pytest.raises(InvalidPositionError, match="no legal move"):
         Position.from_ppn(rules, text)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from puluc import Game, GameRecord, Rules
+from puluc import Game, GameRecord, IllegalMoveError, InvalidRecordError, Rules
 
 
 def play_random(rules: Rules, seed: int, max_events: int = 10_000) -> Game:
@@ -52,26 +52,26 @@ def test_record_format_is_documented_json() -> None:
 def test_a_record_with_an_illegal_move_is_refused() -> None:
     data = play_random(Rules.preset("bell"), seed=4).record.to_dict()
     data["events"].insert(1, {"move": "5:9"})
-    with pytest.raises(ValueError, match="record event 2"):
+    with pytest.raises(InvalidRecordError, match="record event 2"):
         GameRecord.from_dict(data)
 
 
 def test_faces_must_match_values() -> None:
     data = play_random(Rules.preset("bell"), seed=4).record.to_dict()
     data["events"][0] = {"throw": [5], "faces": ["1111"]}
-    with pytest.raises(ValueError, match="do not give"):
+    with pytest.raises(InvalidRecordError, match="do not give"):
         GameRecord.from_dict(data)
 
 
 def test_failed_move_leaves_game_and_record_unchanged() -> None:
     game = play_random(Rules.preset("bell"), seed=8, max_events=5)
     before = (game.position, len(game.record.events))
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalMoveError):
         game.play("5:9")
     assert (game.position, len(game.record.events)) == before
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", '{"format": "chess"}', '{"format": "puluc-record", "version": 9}'])
 def test_garbage_is_not_a_record(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidRecordError):
         GameRecord.from_json(text)

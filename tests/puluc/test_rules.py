@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from puluc import PRESETS, Rules
+from puluc import PRESETS, InvalidRulesError, Rules
 
 
 def test_default_rules_are_bell_modern_one_v_one() -> None:
@@ -88,22 +88,22 @@ def test_flags_combine_with_any_route() -> None:
     ],
 )
 def test_invalid_combinations_say_what_to_fix(kwargs: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidRulesError, match=message):
         Rules(**kwargs)  # type: ignore[arg-type]
 
 
 def test_unknown_preset_lists_the_choices() -> None:
-    with pytest.raises(ValueError, match="bell, ants, eagle"):
+    with pytest.raises(InvalidRulesError, match="bell, ants, eagle"):
         Rules.preset("chess")
 
 
 def test_preset_rejects_unknown_option() -> None:
-    with pytest.raises(ValueError, match="unknown rule option"):
+    with pytest.raises(InvalidRulesError, match="unknown rule option"):
         Rules.preset("bell", speed=3)
 
 
 def test_scorpion_preset_with_culin_route_is_refused() -> None:
-    with pytest.raises(ValueError, match="culin"):
+    with pytest.raises(InvalidRulesError, match="culin"):
         Rules.preset("culin", scorpion=True)
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from puluc import Throw, throw_off, throw_probabilities
+from puluc import InvalidThrowError, Throw, throw_off, throw_probabilities
 
 
 @pytest.mark.parametrize(
@@ -46,12 +46,12 @@ def test_same_seed_same_throws() -> None:
 def test_for_value_gives_that_value() -> None:
     for value in (1, 2, 3, 4, 5):
         assert Throw.for_value(value, rng=random.Random(value)).value == value
-    with pytest.raises(ValueError, match="not a value"):
+    with pytest.raises(InvalidThrowError, match="not a value"):
         Throw.for_value(1, "pass-on-one")
 
 
 def test_bad_face_code_is_refused() -> None:
-    with pytest.raises(ValueError, match="four characters"):
+    with pytest.raises(InvalidThrowError, match="four characters"):
         Throw.from_code("102")
 
 

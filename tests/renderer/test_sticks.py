@@ -7,8 +7,7 @@ import pytest
 from puluc import Throw
 from renderer import BadThrow, render_throw
 from renderer.theme import THEMES
-
-from .conftest import pixels, rgb
+from tests.helpers import pixels, rgb
 
 
 def test_counting_and_plain_sides_are_both_drawn() -> None:

@@ -1,21 +1,26 @@
-"""Running statements on an aiosqlite connection with every cursor closed in the connection's own thread.
+"""Statements on an aiosqlite connection: every cursor closed in the connection's own thread, every sqlite3
+error turned into a storage error where it happens.
 
-Must never be imported from outside `bot/storage/sqlite/`.
+`SqliteTransaction` is the `bot.storage.sql.port.Transaction` of this backend. Must never be imported from
+outside `bot/storage/sqlite/`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import aiosqlite
 
+from bot.storage.sql.port import Row
+from bot.storage.sqlite.errors import translate
+
 
 class Done(NamedTuple):
-    """What a statement did: the rows it changed and the last inserted row id."""
+    """What a statement did: the rows it changed."""
 
     rowcount: int
-    lastrowid: int | None
 
 
 async def run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> Done:
@@ -27,10 +32,53 @@ async def run(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) ->
     ran keeps every SQLite call on one thread.
     """
     async with db.execute(sql, params) as cursor:
-        return Done(cursor.rowcount, cursor.lastrowid)
+        return Done(cursor.rowcount)
 
 
 async def run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> Done:
     """`run` for one statement over many parameter rows."""
     async with db.executemany(sql, rows) as cursor:
-        return Done(cursor.rowcount, cursor.lastrowid)
+        return Done(cursor.rowcount)
+
+
+class SqliteTransaction:
+    """Statements inside the transaction the store opened on `db` (the store begins and ends it)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        try:
+            return list(await self._db.execute_fetchall(sql, args))
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, *args: object) -> int:
+        try:
+            return (await run(self._db, sql, args)).rowcount
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        if not rows:
+            return
+        try:
+            await run_many(self._db, sql, rows)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    async def stream(self, sql: str, *args: object, batch: int) -> AsyncIterator[Sequence[Row]]:
+        try:
+            async with self._db.execute(sql, args) as cursor:
+                while rows := list(await cursor.fetchmany(batch)):
+                    yield rows
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    async def copy_in(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+        marks = ", ".join("?" * len(columns))
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)

@@ -3,7 +3,8 @@
 Migration N takes a database at version N - 1 to version N and must never be edited once released: a
 change is always a new migration appended to `MIGRATIONS`. Each migration runs in one transaction together
 with its `user_version` bump, so a crash leaves the file at the old version or the new one, never between.
-This module holds DDL only; the queries live in `bot/storage/sqlite/store.py`.
+This module holds DDL only; the queries live in `bot.storage.sql` (shared with PostgreSQL, whose schema in
+`bot.storage.postgres.schema` has the same tables and columns: `bot.storage.sql.tables`).
 
 Timestamps are Unix seconds (REAL, UTC). Discord snowflakes fit SQLite's 64-bit INTEGER.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage.errors import SchemaTooNew
+from bot.storage.sql import versions
 
 # Version 1: servers, players, games, seats and the append-only event log.
 _V1 = (
@@ -143,7 +144,7 @@ _V2 = (
     # How many listed (non-provisional) ratings fall on each UTC day of last ranked game and each quarter
     # point of conservative rating. A rank is then a sum over at most 31 days x a few hundred buckets plus
     # an exact count inside one bucket, instead of a count over every player ahead (100k rows: too slow).
-    # Kept in step with `ratings` by the same transactions; REBUILD_LADDER_COUNTS recomputes it.
+    # Kept in step with `ratings` by the same transactions; SqlStore.rebuild_ladder_counts recomputes it.
     """
     CREATE TABLE ladder_counts (
         ladder   TEXT NOT NULL,
@@ -156,30 +157,15 @@ _V2 = (
     """,
 )
 
-BUCKETS_PER_POINT = 4  # a power of two, so bucket bounds b / 4 are exact floats
-REBUILD_LADDER_COUNTS = (
-    "DELETE FROM ladder_counts",
-    """
-    INSERT INTO ladder_counts (ladder, scope, day, bucket, players)
-    SELECT ladder, scope, CAST(last_played / 86400 AS INTEGER),
-           CASE WHEN CAST(conservative * 4 AS INTEGER) > conservative * 4
-                THEN CAST(conservative * 4 AS INTEGER) - 1 ELSE CAST(conservative * 4 AS INTEGER) END,
-           count(*)
-    FROM ratings WHERE games >= :min_games GROUP BY 1, 2, 3, 4
-    """,
+# Version 3: the leaderboard index in leaderboard order (conservative DESC, then user id), so a page is read
+# in index order and the scan stops after the page instead of sorting every rating of the ladder.
+_V3 = (
+    "DROP INDEX ratings_board",
+    "CREATE INDEX ratings_board ON ratings (ladder, scope, conservative DESC, user_id, games, last_played)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 LATEST_VERSION = len(MIGRATIONS)
-
-
-def check_version(version: int) -> None:
-    """Refuse a database from the future with a message that says what to do."""
-    if version > LATEST_VERSION:
-        raise SchemaTooNew(
-            f"the database is at schema version {version}, but this bot knows only up to "
-            f"{LATEST_VERSION}; upgrade the bot (or restore a matching backup) before starting it"
-        )
 
 
 def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
@@ -188,7 +174,7 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
     The connection must be in autocommit mode (isolation_level=None) so the transactions here are ours.
     """
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    check_version(version)
+    versions.check_version(version, LATEST_VERSION)
     while version < target:
         conn.execute("BEGIN IMMEDIATE")
         try:

@@ -96,9 +96,3 @@ def end_view(state: GameState, lang: str) -> discord.ui.View:
     view.add_item(_button("rematch", state, t("button.rematch", lang), discord.ButtonStyle.primary, turn=0))
     view.add_item(_button("replay", state, t("button.replay", lang), discord.ButtonStyle.secondary, turn=0))
     return view
-
-
-def empty_view() -> discord.ui.View:
-    """No components: what a superseded game message keeps."""
-    return discord.ui.View(timeout=None)
-

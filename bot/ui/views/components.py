@@ -32,8 +32,9 @@ class ComponentHandler(Protocol):
     ) -> None: ...
 
 
-async def _admitted(interaction: discord.Interaction[Any]) -> bool:
-    # The bot turns interactions away while it shuts down (bot.app.PulucBot.admit).
+async def admitted(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot takes this click: it turns interactions away while it shuts down (PulucBot.admit).
+    Every persistent component's `interaction_check` asks this first (here and in bot.ui.views.ladders)."""
     admit = getattr(interaction.client, "admit", None)
     return True if admit is None else bool(await admit(interaction))
 
@@ -77,7 +78,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.pa
         )
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await _admitted(interaction)
+        return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _dispatch(interaction, self.component, [])
@@ -111,7 +112,7 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.patt
         return menu
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await _admitted(interaction)
+        return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _dispatch(interaction, self.component, list(self.item.values))

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.ui.i18n import t
+from bot.ui.views.components import admitted
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,6 @@ class LadderHandler(Protocol):
     async def answer_forget(
         self, interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int
     ) -> None: ...
-
-
-async def _admitted(interaction: discord.Interaction[Any]) -> bool:
-    # The bot turns interactions away while it shuts down (bot.app.PulucBot.admit).
-    admit = getattr(interaction.client, "admit", None)
-    return True if admit is None else bool(await admit(interaction))
 
 
 def _handler(interaction: discord.Interaction[Any]) -> LadderHandler | None:
@@ -78,7 +73,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return cls(int(match["scope"]), match["ladder"], int(match["page"]), int(match["owner"]))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await _admitted(interaction)
+        return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler = _handler(interaction)
@@ -114,7 +109,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
                 t("privacy.forget.not_yours", interaction.locale), ephemeral=True
             )
             return False
-        return await _admitted(interaction)
+        return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler = _handler(interaction)

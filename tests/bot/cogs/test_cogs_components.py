@@ -96,7 +96,7 @@ def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch
 
 
 def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
-    from bot.ui.presenter import board_labels
+    from bot.ui.boards import board_labels
 
     for pos in random_positions(Rules.from_setup("bell", 2, "traditional"), 40, seed=9):
         state = running_state(pos)

@@ -1,6 +1,6 @@
 """The ladder and player commands through a simulated Discord (SimCord) on a real store file.
 
-A second `Store` on the bot's database file plays whole Puluc games (random legal moves, then the loser
+A second store on the bot's database file plays whole Puluc games (random legal moves, then the loser
 resigns) through the store's public API, with a clock the test sets, so the ladder holds listed,
 provisional and inactive players. The bot then answers `/puluc leaderboard`, `profile`, `history`,
 `replay`, `privacy` and `forget-me` as a member would see them.
@@ -26,17 +26,14 @@ from PIL import Image
 
 from bot import app
 from bot.app import PulucBot
-from bot.config import Settings
-from bot.storage.sqlite.store import Store, open_store
+from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import GLOBAL_SCOPE, NewEvent, SeatSpec
-from bot.storage.urls import SqliteUrl
 from bot.ui.i18n import SUPPORTED, t
 from puluc import Game, GameRecord, Rules
-from tests.e2e import conftest as e2e
-from tests.simcord_raw import emit_click
+from tests.helpers import FakeClock, MakeBot, emit_click
+from tests.helpers import World as Server
 
 LADDERS = "bot.cogs.ladders"
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789"  # shaped like a token, not one
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
 CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
 LONG_AGO = 1_748_736_000.0  # 2025-06-01: inactive by any clock the bot may use
@@ -49,11 +46,11 @@ class LadderBot(commands.Bot):
     depend on the rest of the bot while it changes.
     """
 
-    def __init__(self, path: Path, opened: list[Store]) -> None:
+    def __init__(self, path: Path, opened: list[SqliteStore]) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.path = path
         self.opened = opened
-        self.storage: Store | None = None
+        self.storage: SqliteStore | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await open_store(self.path)
@@ -68,30 +65,21 @@ def database(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def opened() -> AsyncIterator[list[Store]]:
+async def opened() -> AsyncIterator[list[SqliteStore]]:
     """Stores the bots opened; closed at the end (SimCord never closes a bot, and an open aiosqlite
     connection is a thread that would keep the test process alive)."""
-    stores: list[Store] = []
+    stores: list[SqliteStore] = []
     yield stores
     for store in stores:
         await store.close()
 
 
 @pytest.fixture
-def simcord_bot(database: Path, opened: list[Store]) -> LadderBot:
+def simcord_bot(database: Path, opened: list[SqliteStore]) -> LadderBot:
     return LadderBot(database, opened)
 
 
 # --- seeding the ladder ----------------------------------------------------------------------------------
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        self.now += 60  # every write a minute later, so games have distinct times
-        return self.now
 
 
 @dataclass
@@ -101,7 +89,7 @@ class Played:
 
 
 async def play(
-    store: Store, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
+    store: SqliteStore, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
     *, finish: bool = True,
 ) -> Played:
     """A real duel: random legal moves until MOVES moves are played, then the loser resigns."""
@@ -151,7 +139,7 @@ def club(i: int) -> tuple[int, str]:
     return CLUB[i], f"club{i + 1:02d}"
 
 
-class World(e2e.World):
+class World(Server):
     """The end-to-end suite's server, with a member's id and name as a ladder entry names them."""
 
     def pair(self, member: simcord.MemberActor) -> tuple[int, str]:
@@ -166,7 +154,7 @@ def world(simcord_env: simcord.Env) -> World:
 @pytest.fixture
 async def ladder(world: World, database: Path) -> Ladder:
     seeded = Ladder()
-    clock = Clock(LONG_AGO)
+    clock = FakeClock(LONG_AGO, tick=60)  # every write a minute later, so games have distinct times
     store = await open_store(database, clock=clock)
     guild = world.guild.id
     seed = iter(range(1, 1000))
@@ -189,9 +177,9 @@ async def ladder(world: World, database: Path) -> Ladder:
     return seeded
 
 
-def bot_store(env: simcord.Env) -> Store:
+def bot_store(env: simcord.Env) -> SqliteStore:
     store = getattr(env.bot, "storage", None)
-    assert isinstance(store, Store)
+    assert isinstance(store, SqliteStore)
     return store
 
 
@@ -333,7 +321,7 @@ async def test_someone_elses_next_press_gets_their_own_page_and_leaves_the_messa
 
 
 async def test_leaderboard_buttons_work_after_a_restart(
-    world: World, ladder: Ladder, database: Path, opened: list[Store]
+    world: World, ladder: Ladder, database: Path, opened: list[SqliteStore]
 ) -> None:
     shown = await world.alice.slash(world.games, "puluc leaderboard")
     await world.env.restart_bot(LadderBot(database, opened))
@@ -380,7 +368,7 @@ async def test_profile_shows_ratings_record_streak_and_a_rating_chart(world: Wor
     (chart,) = answer(shown).attachments
     assert chart.filename == "rating.png"
     image = Image.open(io.BytesIO(await chart.read()))
-    assert image.format == "PNG" and image.size == (800, 320)
+    assert image.format == "PNG" and image.size == (800, 400)
 
 
 async def test_profile_marks_provisional_and_inactive_ratings(world: World, ladder: Ladder) -> None:
@@ -592,14 +580,10 @@ class TestInsideTheWholeBot:
     """The extension as `bot.app.PulucBot` loads it: its tree admits the commands, its store serves them."""
 
     @pytest.fixture
-    async def simcord_bot(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[PulucBot]:
+    def simcord_bot(self, bots: MakeBot, monkeypatch: pytest.MonkeyPatch) -> PulucBot:
         if LADDERS not in app.EXTENSIONS:
             monkeypatch.setattr(app, "EXTENSIONS", (*app.EXTENSIONS, LADDERS))
-        path = tmp_path / "puluc.db"
-        bot = PulucBot(Settings(discord_token=TOKEN, database=SqliteUrl(path),
-                                ai_budget_ms=10, ai_move_delay_seconds=0.0, command_cooldown_seconds=0.0))
-        yield bot
-        await bot.storage.close()  # SimCord never closes the bot; an open connection would outlive the test
+        return bots()
 
     async def test_ladder_commands_are_puluc_subcommands_and_answer(self, simcord_env: simcord.Env) -> None:
         guild = simcord_env.create_guild("Puluc Club")

@@ -10,10 +10,10 @@ from bot.sessions import GameOptions, SessionManager
 from bot.sessions.errors import HintNotAllowed, NotYourTurn
 from bot.sessions.manager import engine_advisor
 from bot.sessions.play import ai_rng
-from bot.sessions.session import Advice
+from bot.storage.protocol import GameRepository
 from puluc import Position
-from puluc.ai import hint
-from tests.bot.sessions.conftest import ALICE, BOB, CHANNEL, FakeClock, RandomPicker, make_manager, started_duel
+from puluc.ai import Hint, hint
+from tests.helpers import ALICE, BOB, CHANNEL, FakeClock, RandomPicker, make_manager, started_duel
 
 
 class RecordingAdvisor:
@@ -23,18 +23,18 @@ class RecordingAdvisor:
         self.chance = chance
         self.draws: list[float] = []
 
-    async def __call__(self, position: Position, rng: random.Random) -> Advice:
+    async def __call__(self, position: Position, rng: random.Random) -> Hint:
         self.draws.append(rng.random())
-        return Advice(position.legal_moves()[-1], self.chance)
+        return Hint(position.legal_moves()[-1], self.chance, alternatives=(), depth=1)
 
 
-def advised_manager(repo: object, clock: FakeClock, picker: RandomPicker, advisor: RecordingAdvisor) -> SessionManager:
-    manager = make_manager(repo, clock, picker)  # type: ignore[arg-type]
-    manager._advisor = advisor  # the seam the bot fills with the real AI (bot.services)
-    return manager
+def advised_manager(repo: GameRepository, clock: FakeClock, picker: RandomPicker,
+                    advisor: RecordingAdvisor) -> SessionManager:
+    # The advisor is the seam the bot fills with the real AI (bot.services).
+    return make_manager(repo, clock, picker, advisor=advisor)
 
 
-async def test_a_hint_names_the_advised_move_and_the_callers_chance(repo: object, clock: FakeClock,
+async def test_a_hint_names_the_advised_move_and_the_callers_chance(repo: GameRepository, clock: FakeClock,
                                                                      picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.62)
     session = await started_duel(advised_manager(repo, clock, picker, advisor))
@@ -48,7 +48,7 @@ async def test_a_hint_names_the_advised_move_and_the_callers_chance(repo: object
     assert suggestion.chance == pytest.approx(0.62)
 
 
-async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(repo: object, clock: FakeClock,
+async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(repo: GameRepository, clock: FakeClock,
                                                                              picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.5)
     session = await started_duel(advised_manager(repo, clock, picker, advisor))
@@ -61,7 +61,7 @@ async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(rep
     assert advisor.draws == [ai_rng(state.seed, state.seq).random()] * 2
 
 
-async def test_hints_are_refused_in_ranked_games_and_off_turn(repo: object, clock: FakeClock,
+async def test_hints_are_refused_in_ranked_games_and_off_turn(repo: GameRepository, clock: FakeClock,
                                                               picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.5)
     manager = advised_manager(repo, clock, picker, advisor)
@@ -99,4 +99,4 @@ async def test_the_engine_advisor_reports_the_movers_chance_between_zero_and_one
     position = Position.start(Rules.preset("bell"), "B").throw([Throw.roll(random.Random(3), "bell")])
     advice = await engine_advisor(20)(position, random.Random(1))
     assert advice.move in position.legal_moves()
-    assert 0.0 <= advice.chance <= 1.0
+    assert 0.0 <= advice.expected_value <= 1.0

@@ -6,12 +6,13 @@ import asyncio
 
 import pytest
 
+import puluc
 from bot.sessions import Cancelled, Finished, GameOptions, Joined, Moved, Player, SessionManager, Started, Thrown
 from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
     ChannelBusy,
-    GameNotFound,
+    GameNotOpen,
     GameOver,
     HintNotAllowed,
     HostOnly,
@@ -26,10 +27,10 @@ from bot.sessions.errors import (
     TeamFull,
     TooManyGames,
 )
-from bot.storage.memory import InMemoryRepository
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from puluc import GameRecord
-from tests.bot.sessions.conftest import (
+from tests.helpers import (
     ALICE,
     BOB,
     CAROL,
@@ -133,8 +134,10 @@ async def test_invalid_options_are_refused_before_anything_is_stored(repo: GameR
 
     with pytest.raises(InvalidOptions):
         await manager.open_lobby(ALICE, CHANNEL, GameOptions(variant="chess"))
-    with pytest.raises(InvalidOptions):
+    with pytest.raises(InvalidOptions) as too_big:
         await manager.open_lobby(ALICE, CHANNEL, GameOptions(team_size=9))
+    engine_reason = too_big.value.__cause__
+    assert isinstance(engine_reason, puluc.InvalidRulesError) and engine_reason.params["field"] == "team_size"
     assert await repo.open_games() == ()
 
 
@@ -183,7 +186,7 @@ async def test_a_whole_1v1_game_ends_with_the_engine_outcome(
     assert outcome is not None and (state.winner, state.scores) == (outcome.winner, outcome.scores)
     stored = (await repo.game_log(state.game_id)).game
     assert stored.status == "finished" and stored.winner == state.winner
-    with pytest.raises(GameNotFound):
+    with pytest.raises(GameNotOpen):
         manager.get(state.game_id)
 
 
@@ -204,7 +207,7 @@ async def test_the_stored_log_replays_to_the_final_position(repo: GameRepository
 async def test_the_same_seed_and_moves_give_the_same_throws(clock: FakeClock) -> None:
     records = []
     for _ in range(2):
-        manager = make_manager(InMemoryRepository(clock), clock, RandomPicker(), seed=42)
+        manager = make_manager(MemoryStorage(clock), clock, RandomPicker(), seed=42)
         session = await started_duel(manager)
         await play_out(session, manager, clock, seed=3)
         records.append(session.state.game_record().to_dict())
@@ -218,7 +221,7 @@ async def test_a_2v2_traditional_game_throws_twice_and_can_move_twice_a_turn(
     session = manager.get(lobby.game_id)
     for player in (BOB, CAROL, DAVE):
         await session.join(player)
-    start = await session.start(ALICE.user_id, manager.new_seed())
+    start = await session.start(ALICE.user_id, manager.seeds())
     assert all(len(h.throws) == 2 for h in start.happenings if isinstance(h, Thrown))
 
     double_moves = 0
@@ -332,8 +335,10 @@ async def test_an_illegal_or_unreadable_move_is_refused(manager: SessionManager)
     with pytest.raises(IllegalMoveError) as refused:
         await session.play(mover.user_id, illegal)
     assert refused.value.params == {"move": illegal}
-    with pytest.raises(IllegalMoveError):
+    assert isinstance(refused.value.__cause__, puluc.IllegalMoveError)  # the engine's reason, for the log
+    with pytest.raises(IllegalMoveError) as unreadable:
         await session.play(mover.user_id, "forward please")
+    assert isinstance(unreadable.value.__cause__, puluc.InvalidMoveError)
     assert session.state is state
 
 
@@ -353,7 +358,7 @@ async def test_moves_before_the_start_or_after_the_end_are_refused(manager: Sess
 
 
 async def test_a_failed_save_leaves_the_session_unchanged(clock: FakeClock, picker: RandomPicker) -> None:
-    repo = InMemoryRepository(clock)
+    repo = MemoryStorage(clock)
     manager = make_manager(repo, clock, picker)
     session = await started_duel(manager)
     state = session.state

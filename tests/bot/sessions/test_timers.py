@@ -17,8 +17,9 @@ from bot.sessions import (
 )
 from bot.sessions.errors import NotInvited, SeatPlayedByAI, StaleAction
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
+from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
-from tests.bot.sessions.conftest import (
+from tests.helpers import (
     AI_DELAY,
     ALICE,
     BOB,
@@ -239,6 +240,7 @@ async def test_an_ai_take_over_survives_a_restart(repo: GameRepository, manager:
 # --- the scheduler -------------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_error(r"deadline of game 2 failed; retrying in 15s \(OSError: database is locked\)")
 async def test_the_scheduler_fires_due_games_earliest_first_and_retries_failures(clock: FakeClock) -> None:
     fired: list[int] = []
 
@@ -265,12 +267,27 @@ async def test_the_scheduler_loop_wakes_up_for_an_earlier_deadline(clock: FakeCl
         fired.set()
 
     scheduler = DeadlineScheduler(clock, fire)
-    task = asyncio.create_task(scheduler.run())
+    scheduler.start()
     try:
         for _ in range(3):
             await asyncio.sleep(0)  # the loop is now asleep for MAX_WAIT_SECONDS with nothing to do
         scheduler.set(1, clock())
         await asyncio.wait_for(fired.wait(), timeout=2)
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await scheduler.stop()
+
+
+async def test_stopping_the_timers_right_after_an_earlier_deadline_stops_them(clock: FakeClock) -> None:
+    # The race of issue 16: with the loop asleep, a deadline earlier than its wake-up arrives and the bot
+    # shuts down in the same tick. The wake-up must not swallow the stop (shutdown would hang until SIGKILL).
+    manager = make_manager(MemoryStorage(clock), clock, RandomPicker())
+    manager.start_timers()
+    for _ in range(3):
+        await asyncio.sleep(0)  # the loop now sleeps for MAX_WAIT_SECONDS with nothing to do
+    async with asyncio.timeout(5):  # guards against the hang only; a stop that works takes no time
+        manager.deadlines.set(1, clock() + 1)
+        await manager.stop_timers()
+    assert not [task for task in asyncio.all_tasks() if task.get_name() == "puluc-deadlines" and not task.done()]
+    manager.deadlines.set(2, clock())  # a deadline after the stop does not bring the loop back
+    await asyncio.sleep(0)
+    assert not [task for task in asyncio.all_tasks() if task.get_name() == "puluc-deadlines"]

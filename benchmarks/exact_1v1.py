@@ -1,0 +1,423 @@
+"""Exact solutions of 1 v 1 Puluc, and what they say about the AI: run by hand, prints numbers.
+
+`python benchmarks/exact_1v1.py --variant ants` compiles benchmarks/exact_1v1.c with the machine's C compiler
+(cc), solves the variant (every position a seat can face before its throw, by value iteration), and prints:
+
+- the exact cost of each level's decisions: over turns with a choice that matters (from games of perfect play
+  with some random moves), the mean loss of winning chance against the best way to play the turn and how often
+  the choice is not a best one (hard's budget: --budget-ms);
+- with --matches, exact match values (no sampling) between players, each side starting half the games:
+  perfect play, the best response to a fixed player (the most that any player at all can win against it), and
+  puluc.ai's own easy and medium, whose every choice is exported from Python (cached by the hash of puluc/'s
+  sources; about 10 minutes on two cores for Bell, seconds for the traditional setup).
+
+Variants (1 v 1, road of 9, stack capture, bell sticks): bell (army route) and ants, each modern (one throw a
+turn) or `-traditional` (two throws and one active piece): bell, bell-traditional, ants, ants-traditional.
+`--fit GAMES` instead refits the hard player's evaluation (puluc/ai/features.py) to the exact values of
+positions from games between medium and perfect players with 0-40% random moves, and prints the weights with
+their error on held-out positions.
+
+Files go to --work (default: a folder in the system's temporary directory). Needs a C compiler; nothing of this
+is part of the product or its tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import hashlib
+import math
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from array import array
+from multiprocessing import Pool
+from pathlib import Path
+
+from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+
+from puluc import Position, Rules, Throw
+from puluc.ai import choose_move, medium_moves
+from puluc.ai.evaluate import model_for
+from puluc.ai.features import FEATURES, WIN_WEIGHTS, features
+from puluc.ai.search import turn_ends
+from puluc.routes import INBOUND
+
+HERE = Path(__file__).resolve().parent
+VARIANTS = {
+    "bell": ("army", "modern"),
+    "bell-traditional": ("army", "traditional"),
+    "ants": ("ants", "modern"),
+    "ants-traditional": ("ants", "traditional"),
+}
+MATCHES = (("perfect", "easy"), ("br", "easy"), ("perfect", "medium"), ("br", "medium"), ("medium", "easy"))
+WIN_KEY = (1 << 64) - 1
+
+
+def rules_of(variant: str) -> Rules:
+    route, setup = VARIANTS[variant]
+    return Rules.from_setup({"army": "bell", "ants": "ants"}[route], 1, setup)
+
+
+class Table:
+    """The solved values: W(position) = the chance that the seat about to throw wins with perfect play."""
+
+    def __init__(self, path: Path) -> None:
+        data = path.read_bytes()
+        n = int.from_bytes(data[:4], "little")
+        self.keys = array("Q")
+        self.keys.frombytes(data[4 : 4 + 8 * n])
+        self.values = array("f")
+        self.values.frombytes(data[4 + 8 * n : 4 + 12 * n])
+        self.size = n
+
+    @staticmethod
+    def key(pos: Position) -> int:
+        """exact_1v1.c's key of `pos` (which must throw) seen from its seat: see encode() there."""
+        me = pos.turn_index & 1
+        board = pos.raw_board if me == 0 else pos.raw_board[::-1]
+        key = shift = 0
+        for stack in board:
+            if stack is not None:
+                for seat in stack[1:]:
+                    key |= (1 if seat & 1 == me else 2) << shift
+                    shift += 2
+            if stack is None or stack[0] != INBOUND:
+                key |= 3 << shift
+            shift += 2
+        return key | pos.raw_home[me] << 40 | pos.raw_home[1 - me] << 44
+
+    def index(self, pos: Position) -> int:
+        key = self.key(pos)
+        i = bisect.bisect_left(self.keys, key)
+        if i == self.size or self.keys[i] != key:
+            raise KeyError(f"not a reachable position: {pos.to_ppn()}")
+        return i
+
+    def chance(self, pos: Position) -> float:
+        return self.values[self.index(pos)]
+
+    def end_value(self, end: Position, team: int) -> float:
+        """`team`'s exact chance to win from the end of its turn (the other seat throws next, or it is over)."""
+        if end.is_over:
+            winner = end.outcome().winner  # type: ignore[union-attr]
+            return 0.5 if winner is None else float(winner == "AB"[team])
+        return 1.0 - self.chance(end)
+
+    def end_values(self, pos: Position) -> list[tuple[Position, float]]:
+        """Every distinct end of the turn of `pos` (throws in hand) with the mover's exact chance after it."""
+        team = pos.turn_index & 1
+        return [(end, self.end_value(end, team)) for end in turn_ends(pos)]
+
+
+def throw_turn(pos: Position, rng: random.Random) -> Position:
+    return pos.throw([Throw.roll(rng, pos.rules.sticks).value for _ in range(pos.rules.throws_per_turn)])
+
+
+def play_turn(pos: Position, choose: object) -> Position:
+    """Play the turn of `pos` (throws in hand) to its end, each move by `choose(position)`."""
+    seat = pos.turn_index
+    while not pos.is_over and pos.pending and pos.turn_index == seat:
+        pos = pos.play(choose(pos))  # type: ignore[operator]
+    return pos
+
+
+# -- the levels' decisions ------------------------------------------------------------------------------
+
+
+def decisions(table: Table, rules: Rules, count: int, seed: int) -> list[str]:
+    """PPNs of turns with a choice that matters, from games of perfect play with 0-50% random moves."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    while len(found) < count:
+        pos = Position.start(rules, rng.choice("AB"))
+        noise = rng.choice((0.0, 0.2, 0.5))
+        while not pos.is_over and len(found) < count:
+            if pos.must_throw:
+                pos = throw_turn(pos, rng)
+                continue
+            values = table.end_values(pos)
+            low, high = min(v for _, v in values), max(v for _, v in values)
+            if high - low > 1e-6:
+                found.append(pos.to_ppn())
+            if rng.random() < noise:
+                pos = play_turn(pos, lambda p: rng.choice(p.legal_moves()))
+            else:
+                pos = next(e for e, v in values if v >= high - 1e-7)
+    return found
+
+
+def _cost_chunk(task: tuple[str, str, str, list[str], float]) -> tuple[float, int, list[float]]:
+    path, variant, level, ppns, budget_ms = task
+    table = Table(Path(path))
+    rules = rules_of(variant)
+    loss = 0.0
+    wrong = 0
+    times = []
+    for i, text in enumerate(ppns):
+        pos = Position.from_ppn(rules, text)
+        team = pos.turn_index & 1
+        best = max(v for _, v in table.end_values(pos))
+        rng = random.Random(i)
+        start = time.perf_counter()
+        end = play_turn(pos, lambda p: choose_move(p, level, rng, budget_ms))  # noqa: B023
+        times.append((time.perf_counter() - start) * 1000)
+        cost = best - table.end_value(end, team)
+        loss += cost
+        wrong += cost > 1e-6
+    return loss, wrong, times
+
+
+def level_cost(table_path: Path, variant: str, level: str, ppns: list[str], workers: int, budget_ms: float) -> str:
+    tasks = [(str(table_path), variant, level, ppns[i::workers], budget_ms) for i in range(workers)]
+    with Pool(workers) as pool:
+        parts = pool.map(_cost_chunk, tasks)
+    loss = sum(p[0] for p in parts) / len(ppns)
+    wrong = sum(p[1] for p in parts) / len(ppns)
+    times = [t for p in parts for t in p[2]]
+    return (
+        f"{level:<7} mean loss {100 * loss:6.3f} points of winning chance per decision, not a best choice in "
+        f"{100 * wrong:5.1f}%   (ms per turn p50 {percentile(times, 50):.2f}, p95 {percentile(times, 95):.2f})"
+    )
+
+
+# -- medium's every choice, for the exact match values ----------------------------------------------------
+
+
+def _position(rules: Rules, key: int, throws: tuple[int, ...]) -> Position:
+    """The state `key` as a Position with A to move and `throws` in hand (kills follow from the pieces left)."""
+    text = []
+    on = [0, 0]
+    shift = 0
+    for _ in range(rules.road_length):
+        pieces = []
+        while (sym := (key >> shift) & 3) not in (0, 3):
+            pieces.append("A1" if sym == 1 else "B1")
+            on[sym - 1] += 1
+            shift += 2
+        text.append("".join(pieces) + ("-" if sym == 0 else "+") if pieces else ".")
+        shift += 2
+    home = ((key >> 40) & 15, (key >> 44) & 15)
+    killed = (5 - home[0] - on[0], 5 - home[1] - on[1])
+    ppn = f"{'/'.join(text)} A1:{home[0]},B1:{home[1]} A1:{killed[1]},B1:{killed[0]} A1 -"
+    return Position.from_ppn(rules, ppn).throw(list(throws))
+
+
+def turn_outcomes(rules: Rules) -> list[tuple[int, ...]]:
+    """The throws of a turn in exact_1v1.c's order (outcomes() there)."""
+    if rules.throws_per_turn == 1:
+        return [(a,) for a in range(1, 6)]
+    return [(a, b) for a in range(1, 6) for b in range(a, 6)]
+
+
+def medium_ends(pos: Position) -> dict[int, float]:
+    """The ends of the turn medium reaches from `pos`, by key (WIN_KEY: won), with their chances (ties shared)."""
+    out: dict[int, float] = {}
+    layer = [(pos, 1.0)]
+    seat = pos.turn_index
+    while layer:
+        here, p = layer.pop()
+        if here.is_over or not here.pending or here.turn_index != seat:
+            key = WIN_KEY if here.is_over else Table.key(here)
+            out[key] = out.get(key, 0.0) + p
+            continue
+        chosen = medium_moves(here)  # medium picks one of these at random
+        for move in chosen:
+            layer.append((here.play(move), p / len(chosen)))
+    return out
+
+
+def _medium_chunk(task: tuple[str, str, int, int]) -> bytes:
+    path, variant, lo, hi = task
+    table = Table(Path(path))
+    rules = rules_of(variant)
+    out = bytearray()
+    for q in range(lo, hi):
+        for throws in turn_outcomes(rules):
+            pos = _position(rules, table.keys[q], throws)
+            if pos.must_throw:  # no legal move: the throw passes
+                out += struct.pack("<B", 0)
+                continue
+            ends = medium_ends(pos)
+            out += struct.pack("<B", len(ends))
+            for key, p in sorted(ends.items()):
+                out += struct.pack("<Qf", key, p)
+    return bytes(out)
+
+
+def export_medium(table_path: Path, variant: str, out: Path, workers: int) -> None:
+    size = Table(table_path).size
+    step = 2_000
+    tasks = [(str(table_path), variant, lo, min(size, lo + step)) for lo in range(0, size, step)]
+    started = time.perf_counter()
+    with Pool(workers) as pool, out.with_suffix(".part").open("wb") as f:
+        for done, chunk in enumerate(pool.imap(_medium_chunk, tasks), 1):
+            f.write(chunk)
+            if done % 200 == 0:
+                elapsed = time.perf_counter() - started
+                print(f"  medium's choices: {done}/{len(tasks)} chunks, {elapsed:.0f} s", flush=True)
+    out.with_suffix(".part").rename(out)
+
+
+# -- refitting the evaluation ---------------------------------------------------------------------------
+
+
+def _rows_chunk(task: tuple[str, str, int, int]) -> list[tuple[list[float], float]]:
+    """(features, team A's exact chance) of every must-throw position of games lo..hi."""
+    path, variant, lo, hi = task
+    table = Table(Path(path))
+    rules = rules_of(variant)
+    model = model_for(rules)
+    rows = []
+    for game in range(lo, hi):
+        rng = random.Random(game)
+        noise = rng.choice((0.0, 0.1, 0.2, 0.4))
+        perfect = rng.random() < 0.5
+        pos = Position.start(rules, "AB"[game % 2])
+        while not pos.is_over:
+            if pos.must_throw:
+                chance = table.chance(pos)
+                rows.append((features(model, pos), chance if pos.turn_index & 1 == 0 else 1.0 - chance))
+                pos = throw_turn(pos, rng)
+                continue
+            if rng.random() < noise:
+                pos = play_turn(pos, lambda p: rng.choice(p.legal_moves()))  # noqa: B023
+            elif perfect:
+                values = table.end_values(pos)
+                high = max(v for _, v in values)
+                pos = rng.choice([e for e, v in values if v >= high - 1e-7])
+            else:
+                pos = play_turn(pos, lambda p: choose_move(p, "medium", rng))  # noqa: B023
+    return rows
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+def fit(rows: list[tuple[list[float], float]], start: tuple[float, ...], ridge: float = 1e-3) -> list[float]:
+    """Logistic regression on soft targets by Newton's method (cross-entropy plus ridge * n * |w|^2 / 2).
+
+    Needs numpy (`pip install -e '.[fit]'`): a few million rows would take the pure-Python loop hours.
+    """
+    import numpy as np
+
+    x = np.array([r for r, _ in rows], dtype=float)
+    y = np.array([t for _, t in rows], dtype=float)
+    w = np.array(start, dtype=float)
+    n, d = x.shape
+    for _ in range(30):
+        q = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -50.0, 50.0)))
+        grad = x.T @ (q - y) + ridge * n * w
+        hess = (x * (q * (1.0 - q))[:, None]).T @ x + ridge * n * np.eye(d)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return [float(v) for v in w]
+
+
+def mean_error(rows: list[tuple[list[float], float]], w: tuple[float, ...] | list[float]) -> float:
+    return sum(abs(_sigmoid(sum(a * b for a, b in zip(w, x, strict=True))) - t) for x, t in rows) / len(rows)
+
+
+def refit(table_path: Path, variant: str, workers: int, games: int) -> None:
+    started = time.perf_counter()
+    step = 500
+    total = games + games // 4  # the last fifth of the games is held out
+    tasks = [(str(table_path), variant, lo, min(total, lo + step)) for lo in range(0, total, step)]
+    with Pool(workers) as pool:
+        parts = pool.map(_rows_chunk, tasks)
+    cut = len([t for t in tasks if t[3] <= games])
+    train = [r for p in parts[:cut] for r in p]
+    held = [r for p in parts[cut:] for r in p]
+    print(f"{len(train):,} training and {len(held):,} held-out positions ({time.perf_counter() - started:.0f} s)")
+    w = fit(train, WIN_WEIGHTS)
+    print(
+        f"mean error of the chance to win on held-out positions: now {100 * mean_error(held, WIN_WEIGHTS):.2f} "
+        f"points, refitted {100 * mean_error(held, w):.2f}"
+    )
+    print_weights("WIN_WEIGHTS", w)
+
+
+def print_weights(name: str, weights: list[float]) -> None:
+    """The weights as the Python source of puluc/ai/features.py, one feature a line."""
+    print(f"{name} = (")
+    for feature, value in zip(FEATURES, weights, strict=True):
+        print(f"    {value:.3f},  # {feature}")
+    print(")")
+
+
+# -- driver ---------------------------------------------------------------------------------------------
+
+
+def sources_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted((HERE.parent / "puluc").rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", choices=list(VARIANTS), default="bell")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "puluc-exact")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--decisions", type=int, default=4000, help="turns for the levels' decision cost")
+    parser.add_argument("--levels", nargs="+", default=["easy", "medium", "hard"])
+    parser.add_argument("--budget-ms", type=float, default=300.0)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--matches", action="store_true", help="exact match values (exports medium's choices)")
+    parser.add_argument("--fit", type=int, metavar="GAMES", help="refit the evaluation on GAMES games and stop")
+    args = parser.parse_args()
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        sys.exit("exact_1v1 needs a C compiler (cc or gcc) on the PATH")
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    binary = work / "exact_1v1"
+    source = HERE / "exact_1v1.c"
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run([compiler, "-O2", "-o", str(binary), str(source), "-lm"], check=True)
+    route, setup = VARIANTS[args.variant]
+    rules = rules_of(args.variant)
+    table_path = work / f"{args.variant}.table"
+    if not table_path.exists():
+        started = time.perf_counter()
+        subprocess.run([str(binary), "solve", route, setup, str(table_path)], check=True)
+        print(f"solved in {time.perf_counter() - started:.0f} s")
+    if args.fit:
+        refit(table_path, args.variant, args.workers, args.fit)
+        return
+    table = Table(table_path)
+    start = Position.start(rules, "A")
+    chance = table.chance(start)
+    print(f"{args.variant}: {table.size:,} positions; the first player's chance with perfect play: {chance:.4f}")
+
+    if args.matches:
+        policy = work / f"{args.variant}-medium-{sources_hash()}.policy"
+        if not policy.exists():
+            print("exporting medium's choice in every position ...", flush=True)
+            export_medium(table_path, args.variant, policy, args.workers)
+        print("\nexact match values (X's chance to win; X first / X second / each first half the games):")
+        for x, y in MATCHES:
+            line = subprocess.run(
+                [str(binary), "match", route, setup, str(table_path), str(policy), x, y],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.split()
+            print(f"  {x:>7} vs {y:<7} {float(line[2]):7.2%} {float(line[3]):7.2%} {float(line[4]):7.2%}", flush=True)
+
+    print(f"\ncost of each level's decisions over {args.decisions} turns with a choice that matters:")
+    ppns = decisions(table, rules, args.decisions, args.seed)
+    for level in args.levels:
+        print("  " + level_cost(table_path, args.variant, level, ppns, args.workers, args.budget_ms), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Every setting's name, type, default and bounds, defined once.
+
+The settings loader (`bot/config.py`) checks values against this table, the slash commands take their option
+bounds from it (`/puluc new turn_timer`, `/puluc-admin settings turn_timer`) and the game rules
+(`bot/sessions/state.py`) their limits, so a value the loader accepts is never refused later by a command.
+`.env.example` and the README's configuration table list exactly these settings (a test holds them to it).
+
+This module is data: it imports no library and nothing of ours but the storage's default URL, so every layer
+may import it (`bot.sessions` may not import `bot.config`). It must never read the environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from bot.storage.urls import DEFAULT_DATABASE_URL
+
+__all__ = [
+    "ADVANTAGE_BAR_MS",
+    "AI_BUDGET_MS",
+    "AI_MOVE_DELAY_SECONDS",
+    "COMMAND_COOLDOWN_SECONDS",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "DISCORD_TOKEN",
+    "FONT_PATH",
+    "LOG_LEVEL",
+    "MAX_OPEN_GAMES_PER_USER",
+    "SETTINGS",
+    "TURN_TIMER_SECONDS",
+    "ChoiceSetting",
+    "IdSetting",
+    "NumberSetting",
+    "Setting",
+    "TextSetting",
+]
+
+N = TypeVar("N", int, float)
+
+
+@dataclass(frozen=True, slots=True)
+class TextSetting:
+    """A setting whose value is text checked by its own rules (a token, a URL, a path)."""
+
+    name: str
+    default: str | None  # None: required, or nothing by default
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceSetting:
+    """One of a few words, in any case; `aliases` map other accepted spellings onto a choice."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def choose(self, text: str) -> str | None:
+        """The choice `text` names (case-insensitive, aliases allowed), or None."""
+        word = text.strip().upper()
+        word = self.aliases.get(word, word)
+        return word if word in self.choices else None
+
+    @property
+    def rule(self) -> str:
+        """What a valid value is, in words: "one of DEBUG, INFO, WARNING, ERROR or CRITICAL"."""
+        return f"one of {', '.join(self.choices[:-1])} or {self.choices[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class NumberSetting(Generic[N]):
+    """A whole number (`kind` int) or a decimal one (`kind` float) between `minimum` and `maximum` inclusive."""
+
+    name: str
+    kind: type[N]
+    default: N
+    minimum: N
+    maximum: N
+    unit: str  # "seconds", "milliseconds", "games"
+
+    @property
+    def rule(self) -> str:
+        """What a valid value is, in words: "a whole number of seconds from 30 to 86400"."""
+        number = "a whole number" if self.kind is int else "a number"
+        return f"{number} of {self.unit} from {self.minimum:g} to {self.maximum:g}"
+
+    def allows(self, value: N) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
+@dataclass(frozen=True, slots=True)
+class IdSetting:
+    """A Discord id (a snowflake: a positive 64-bit integer); unset means "not used"."""
+
+    name: str
+    what: str
+    minimum: int = 1
+    maximum: int = 2**63 - 1
+
+    @property
+    def rule(self) -> str:
+        return self.what
+
+
+DISCORD_TOKEN = TextSetting("DISCORD_TOKEN", None)
+DATABASE_URL = TextSetting("DATABASE_URL", DEFAULT_DATABASE_URL)
+FONT_PATH = TextSetting("FONT_PATH", None)
+DEV_GUILD_ID = IdSetting(
+    "DEV_GUILD_ID", "a server id (Discord's Developer Mode, right-click the server, Copy Server ID)"
+)
+LOG_LEVEL = ChoiceSetting(
+    "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"), {"WARN": "WARNING", "FATAL": "CRITICAL"}
+)
+# From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
+TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
+# The AI thinks in a worker thread shared by every game; two seconds is already far past the point where hard
+# plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
+AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
+# Spent on every board image drawn, so it stays small.
+ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 10, 0, 250, "milliseconds")
+AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
+COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
+MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+
+Setting = TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float]
+
+#: Every setting, in the order `.env.example` lists them.
+SETTINGS: tuple[Setting, ...] = (
+    DISCORD_TOKEN,
+    DATABASE_URL,
+    DEV_GUILD_ID,
+    LOG_LEVEL,
+    TURN_TIMER_SECONDS,
+    AI_BUDGET_MS,
+    ADVANTAGE_BAR_MS,
+    AI_MOVE_DELAY_SECONDS,
+    COMMAND_COOLDOWN_SECONDS,
+    MAX_OPEN_GAMES_PER_USER,
+    FONT_PATH,
+)

@@ -1,0 +1,159 @@
+"""What the bot keeps about one player, in SQL: the profile card, the game history, the privacy report and
+forget-me.
+
+A layer of `bot.storage.sql.store.SqlStore`. Each read is one snapshot with a fixed number of queries,
+whatever the number of games or ladders (a profile is four queries, a history page one). Must never import
+a database driver, discord or puluc.
+"""
+
+from __future__ import annotations
+
+from bot.storage import ratings
+from bot.storage.errors import PlayerInOpenGame
+from bot.storage.sql.games import OPEN
+from bot.storage.sql.ladders import CountKey, LadderQueries, apply_count_deltas, count_delta
+from bot.storage.sql.port import Row
+from bot.storage.types import (
+    FORGOTTEN_NAME,
+    GLOBAL_SCOPE,
+    LADDERS,
+    BestWin,
+    ForgetReport,
+    GameSummary,
+    PersonalData,
+    Profile,
+    Result,
+)
+
+_NEWEST_GAME_ID = 2**63 - 1  # "before" this id means "from the newest game on"
+
+# The player's games, newest first, joined to every other seat of each: one row per (game, other seat).
+_HISTORY = (
+    "WITH mine AS (SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.game_id = s.game_id "
+    "WHERE s.user_id = ? AND s.game_id < ? AND g.status IN ('finished', 'cancelled') "
+    "ORDER BY s.game_id DESC LIMIT ?) "
+    "SELECT g.game_id, g.variant, g.guild_id, g.ranked, g.status, m.seat, g.winner, g.end_reason, g.finished_at, "
+    "o.seat, o.display_name FROM mine m JOIN games g ON g.game_id = m.game_id "
+    "LEFT JOIN seats o ON o.game_id = m.game_id AND o.seat <> m.seat "
+    "ORDER BY g.game_id DESC, m.seat, o.seat"
+)
+
+_FINISHED_SEATS = (
+    "FROM seats s JOIN games g ON g.game_id = s.game_id WHERE s.user_id = p.user_id AND g.status = 'finished'"
+)
+_PLAYER_TOTALS = (
+    f"SELECT p.display_name, (SELECT count(*) {_FINISHED_SEATS}), "
+    f"(SELECT coalesce(sum(s.kills), 0) {_FINISHED_SEATS}), "
+    f"(SELECT g.variant {_FINISHED_SEATS} GROUP BY g.variant ORDER BY count(*) DESC, max(g.game_id) DESC LIMIT 1) "
+    "FROM players p WHERE p.user_id = ?"
+)
+_BEST_WINS = (
+    "SELECT ladder, game_id, opponent_rating, played_at FROM (SELECT ladder, game_id, opponent_rating, played_at, "
+    "row_number() OVER (PARTITION BY ladder ORDER BY opponent_rating DESC, played_at) AS n FROM rating_history "
+    "WHERE user_id = ? AND scope = ? AND result = 'win') AS best WHERE n = 1"
+)
+
+
+class PlayerQueries(LadderQueries):
+    """Profiles, histories, personal data and forget-me, on top of the ladders."""
+
+    async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
+        """Everything the profile card shows, in one snapshot; None for a user the bot has never seen."""
+        scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
+        now = self._clock()
+        async with self._read() as tx:
+            player = await tx.fetchrow(_PLAYER_TOTALS, user_id)
+            if player is None:
+                return None
+            found = await self._standings(
+                tx.fetch, now, f"r.user_id = ? AND r.scope IN ({', '.join('?' * len(scopes))})", user_id, *scopes
+            )
+            best = {
+                r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
+            }
+            recent: list[Result] = [
+                r[0]
+                for r in await tx.fetch(
+                    "SELECT result FROM rating_history WHERE user_id = ? AND scope = ? "
+                    "ORDER BY played_at DESC, game_id DESC",
+                    user_id,
+                    GLOBAL_SCOPE,
+                )
+            ]
+        standings = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
+        return Profile(
+            user_id, player[0], tuple(standings), int(player[1]), int(player[2]), best,
+            ratings.current_streak(recent), player[3],
+        )
+
+    async def game_history(
+        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
+    ) -> tuple[GameSummary, ...]:
+        """The player's last finished or cancelled games, newest first, each seen from the player's seat."""
+        before = _NEWEST_GAME_ID if before_game_id is None else before_game_id
+        rows = await self._fetch(_HISTORY, user_id, before, limit)
+        games: dict[tuple[int, str], list[tuple[str, str]]] = {}
+        firsts: list[Row] = []
+        for r in rows:
+            key = (r[0], r[5])
+            if key not in games:
+                games[key] = []
+                firsts.append(r)
+            if r[9] is not None:
+                games[key].append((r[9], r[10]))
+        return tuple(_summary(r, games[(r[0], r[5])]) for r in firsts)
+
+    async def personal_data(self, user_id: int) -> PersonalData:
+        """Counts of everything stored about a user (for the privacy command), in one query."""
+        (row,) = await self._fetch(  # a SELECT without FROM returns one row
+            "SELECT (SELECT display_name FROM players WHERE user_id = ?), "
+            "(SELECT last_active FROM players WHERE user_id = ?), "
+            "(SELECT count(*) FROM seats WHERE user_id = ?), (SELECT count(*) FROM games WHERE host_id = ?), "
+            "(SELECT count(*) FROM ratings WHERE user_id = ?), "
+            "(SELECT count(*) FROM rating_history WHERE user_id = ?)",
+            *(user_id,) * 6,
+        )
+        return PersonalData(user_id, row[0], row[1], int(row[2]), int(row[3]), int(row[4]), int(row[5]))
+
+    async def forget_me(self, user_id: int) -> ForgetReport:
+        """Erase a user's ratings, history and profile; their past seats stay, anonymised, so every
+        other player's games and ratings remain valid. Refused while they sit in an open game."""
+        async with self._write() as tx:
+            # The player's row first: a rater of one of their games waits for this transaction, or this one
+            # for it (see LadderQueries._finish_rating), so the ladder counts stay exact.
+            await tx.fetch("SELECT user_id FROM players WHERE user_id = ?" + self._dialect.lock_rows, user_id)
+            open_games = await tx.fetch(
+                "SELECT g.game_id FROM seats s JOIN games g ON g.game_id = s.game_id "
+                f"WHERE s.user_id = ? AND g.{OPEN} ORDER BY g.game_id",
+                user_id,
+            )
+            if open_games:
+                ids = ", ".join(str(r[0]) for r in open_games)
+                raise PlayerInOpenGame(f"finish, resign or leave your open games first (game {ids})")
+            seats = await tx.execute(
+                "UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ?", FORGOTTEN_NAME, user_id
+            )
+            hosted = await tx.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", user_id)
+            deltas: dict[CountKey, int] = {}
+            for r in await tx.fetch(
+                "SELECT ladder, scope, games, conservative, last_played FROM ratings WHERE user_id = ?", user_id
+            ):
+                count_delta(deltas, r[0], r[1], r[2], r[3], r[4], -1)
+            await apply_count_deltas(tx, deltas)
+            rated = await tx.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
+            history = await tx.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
+            player = await tx.execute("DELETE FROM players WHERE user_id = ?", user_id)
+        return ForgetReport(seats, hosted, rated, history, player > 0)
+
+
+def _summary(row: Row, others: list[tuple[str, str]]) -> GameSummary:
+    """A history line from a `_HISTORY` row (its first nine columns) and the game's other seats."""
+    seat: str = row[5]
+    team = seat[0]
+    result: Result | None = None if row[4] == "cancelled" else ratings.result_for(team, row[6])
+    return GameSummary(
+        row[0], row[1], row[2], bool(row[3]), row[4], seat,
+        tuple(name for other, name in others if other[0] == team),
+        tuple(name for other, name in others if other[0] != team),
+        result, row[7], row[8],
+    )

@@ -1,0 +1,77 @@
+"""What the shared SQL code needs from a backend: a transaction that runs statements, and a dialect.
+
+The queries of `bot.storage.sql` are written once, in the SQL that SQLite and PostgreSQL both speak, with `?`
+placeholders (the PostgreSQL backend numbers them `$1, $2, ...`). A backend provides a `Transaction` over its
+driver that raises only `bot.storage.errors` (a broken constraint as `ConstraintViolation`, a full disk or a
+lost server as `StorageUnavailable`), and a `Dialect` for the few expressions the two spell differently.
+This module must never import a database driver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Row(Protocol):
+    """One result row, readable by position or by column name (sqlite3.Row and asyncpg.Record both are)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Transaction(Protocol):
+    """Statements inside one open transaction of one connection; parameters are always bound."""
+
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]: ...
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None: ...
+
+    async def execute(self, sql: str, *args: object) -> int:
+        """Run one statement; return how many rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None: ...
+
+    def stream(self, sql: str, *args: object, batch: int) -> AsyncIterator[Sequence[Row]]:
+        """The rows of a query in batches of at most `batch`, read through a cursor (for whole tables)."""
+        ...
+
+    async def copy_in(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+        """Insert many rows as fast as the database can (PostgreSQL: COPY; SQLite: one prepared INSERT)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """SQL spelled per backend. Each expression template takes one SQL expression via `str.format`.
+
+    SQLite's CAST(x AS INTEGER) truncates toward zero, PostgreSQL's x::bigint rounds to the nearest integer:
+    the templates say which one is meant, so both backends put a time in the same UTC day and a rating in
+    the same bucket as `bot.storage.ratings.day_of` and `math.floor` do in Python.
+    """
+
+    name: str
+    trunc: str  # toward zero, like Python's int(): UTC day numbers
+    floor: str  # toward minus infinity, like math.floor: rating buckets (ratings may be negative)
+    lock_rows: str  # appended to a SELECT whose rows must stay locked until the transaction ends
+
+
+SQLITE = Dialect(
+    name="sqlite",
+    trunc="CAST(({}) AS INTEGER)",
+    # SQLite's floor() exists only in builds with the math functions, so floor is spelled with CAST.
+    floor="(CASE WHEN CAST(({0}) AS INTEGER) > ({0}) THEN CAST(({0}) AS INTEGER) - 1 ELSE CAST(({0}) AS INTEGER) END)",
+    lock_rows="",  # a SQLite write transaction (BEGIN IMMEDIATE) already excludes every other writer
+)
+
+POSTGRES = Dialect(
+    name="postgresql",
+    trunc="trunc({})::bigint",
+    floor="floor({})::bigint",
+    # NO KEY UPDATE, not UPDATE: it still lets other transactions insert rows that reference the locked
+    # ones (seats, ratings), so only writers of the same rows wait for each other.
+    lock_rows=" FOR NO KEY UPDATE",
+)

@@ -1,0 +1,88 @@
+"""Server and channel settings in SQL: the first layer of `bot.storage.sql.store.SqlStore`.
+
+Every public method is one transaction (`self._write()` or `self._read()`), committed before it returns.
+Must never import a database driver, discord or puluc.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+
+from bot.storage.sql.port import Dialect, Row, Transaction
+from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
+
+
+class SettingsQueries:
+    """A server's default variant, turn timer and language, and channels' ranked overrides."""
+
+    _clock: Callable[[], float]
+    _dialect: Dialect
+    _read: Callable[[], AbstractAsyncContextManager[Transaction]]
+    _write: Callable[[], AbstractAsyncContextManager[Transaction]]
+    # One statement, in the snapshot it sees by itself (no BEGIN/COMMIT around it): SqlStore._fetch.
+    _fetch: Callable[..., Awaitable[Sequence[Row]]]
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self._fetch(
+            "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
+        )
+        if not rows:
+            return GuildSettings(guild_id, None, None, None)
+        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        default_variant: str | Unchanged | None = UNCHANGED,
+        turn_timer_seconds: int | Unchanged | None = UNCHANGED,
+        locale: str | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """Change the given settings (None resets one to the bot's default) and return them all."""
+        async with self._write() as tx:
+            await self._ensure_guild(tx, guild_id)
+            row = await tx.fetchrow(
+                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?"
+                + self._dialect.lock_rows,
+                guild_id,
+            )
+            assert row is not None  # just ensured
+            new = GuildSettings(guild_id, row[0], row[1], row[2]).updated(
+                default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
+            )
+            await tx.execute(
+                "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
+                new.default_variant,
+                new.turn_timer_seconds,
+                new.locale,
+                guild_id,
+            )
+        return new
+
+    async def _ensure_guild(self, tx: Transaction, guild_id: int) -> None:
+        await tx.execute(
+            "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+            guild_id,
+            self._clock(),
+        )
+
+    async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
+        """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
+        async with self._write() as tx:
+            if ranked is None:
+                await tx.execute("DELETE FROM channel_settings WHERE channel_id = ?", channel_id)
+                return
+            await self._ensure_guild(tx, guild_id)
+            await tx.execute(
+                "INSERT INTO channel_settings (channel_id, guild_id, ranked) VALUES (?, ?, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET ranked = excluded.ranked",
+                channel_id,
+                guild_id,
+                ranked,
+            )
+
+    async def channel_ranked(self, channel_id: int) -> bool | None:
+        """The channel's ranked override, or None when the channel has none."""
+        rows = await self._fetch("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
+        return bool(rows[0][0]) if rows else None

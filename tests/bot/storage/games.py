@@ -1,0 +1,59 @@
+"""Games for the storage tests, played straight through the `Storage` protocol (no engine, no sessions)."""
+
+from __future__ import annotations
+
+from bot.storage.protocol import GameRepository
+from bot.storage.types import FinishReport, NewEvent, SeatSpec
+
+RULES = {"route": "army", "capture": "stack", "team_size": 1}
+START_PPN = "././././././././. A1:5,B1:5 A1:0,B1:0 A1 -"
+AFTER_PPN = "./A1+/././././././. A1:4,B1:5 A1:0,B1:0 B1 -"
+GUILD = 10
+SEAT_NAMES = ("A1", "B1", "A2", "B2", "A3", "B3")
+
+
+async def new_duel(storage: GameRepository, *, guild_id: int | None = GUILD, ranked: bool = False) -> int:
+    return await storage.create_game(
+        guild_id=guild_id, channel_id=20, host_id=1, variant="bell", rules=RULES, turn_timer_seconds=120,
+        ranked=ranked, seats=[SeatSpec("A1", "Ana", user_id=1), SeatSpec("B1", "Bo", user_id=2)],
+    )
+
+
+async def running_duel(storage: GameRepository, *, guild_id: int | None = GUILD) -> int:
+    game_id = await new_duel(storage, guild_id=guild_id)
+    await storage.start_game(game_id, first_team="A", throw_off=[["1000", "0000"]], seed=7,
+                             snapshot_ppn=START_PPN, turn_deadline=None)
+    return game_id
+
+
+async def append(storage: GameRepository, game_id: int, seq: int, kind: str, payload: dict[str, object],
+                 **options: object) -> None:
+    """Append one event numbered `seq`."""
+    await storage.append_events(game_id, seq, [NewEvent(kind, dict(payload))], **options)  # type: ignore[arg-type]
+
+
+async def play(
+    storage: GameRepository,
+    players: list[int | None],
+    winner: str | None,
+    *,
+    ranked: bool = True,
+    moves: int = 6,
+    guild_id: int | None = GUILD,
+    variant: str = "bell",
+    kills: dict[str, int] | None = None,
+    ai_level: int = 2,
+) -> tuple[int, FinishReport]:
+    """Play a whole game: players fill A1, B1, A2, B2, ... (None = an AI seat); return its id and report."""
+    seats = [SeatSpec(seat, f"user{u}", user_id=u) if u is not None else SeatSpec(seat, "AI", ai_level=ai_level)
+             for seat, u in zip(SEAT_NAMES, players, strict=False)]
+    game_id = await storage.create_game(guild_id=guild_id, channel_id=1, host_id=players[0], variant=variant,
+                                        rules={}, turn_timer_seconds=60, ranked=ranked, seats=seats)
+    await storage.start_game(game_id, first_team="A", throw_off=[], seed=None, snapshot_ppn="start",
+                             turn_deadline=None)
+    await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})] * max(moves - 1, 0) or
+                                [NewEvent("throw", {"throw": [1]})])
+    last = (await storage.game_log(game_id)).game.last_seq
+    report = await storage.finish_game(game_id, winner=winner, scores={"A": 1, "B": 0}, end_reason="normal",
+                                       kills=kills, events=[NewEvent("move", {"move": "1:H"})], first_seq=last + 1)
+    return game_id, report

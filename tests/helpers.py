@@ -1,0 +1,411 @@
+"""The one shared toolbox of the test suite: fakes, clocks, seeded games and the SimCord world.
+
+Test modules import what they need from here and never from each other (nor from a conftest). Fixtures that
+wrap these live in `tests/conftest.py` (and in `tests/bot/sessions/conftest.py` for the session layer's
+repositories). Sections:
+
+- time: `FakeClock`, a clock the test moves by hand;
+- seeds: `seed_sequence`, the hook for reproducible games (`PulucBot(seeds=...)`, `SessionManager(seeds=...)`);
+- positions built from a few cells (`at`, `ppn`), moves played by their notation, seeded random games;
+- images: decoding PNGs and reading their pixels;
+- the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
+- the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
+- SimCord: `World` (a server with five members), reading messages as a player does, and clicking.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import discord
+import simcord
+import simcord.interactions as sim_interactions
+from discord import app_commands
+from PIL import Image
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+
+from bot.app import PulucBot
+from bot.config import Settings
+from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
+from bot.sessions.session import Advisor, MovePicker
+from bot.storage.memory import MemoryStorage
+from bot.storage.protocol import GameRepository
+from bot.storage.urls import SqliteUrl
+from puluc import GameRecord, Move, Position, Rules
+from renderer.sample import random_game
+
+# -- time ---------------------------------------------------------------------------------------------------
+
+START = 1_800_000_000.0  # a fixed "now" (2027-01-15) so time-based rules are reproducible
+DAY = 86_400.0
+
+
+class FakeClock:
+    """Wall-clock seconds that move only when the test says so: `clock.advance(90)`, `clock.advance(days=31)`.
+    With `tick`, every reading moves the clock on by that many seconds (so each write gets its own time)."""
+
+    def __init__(self, now: float = START, *, tick: float = 0.0) -> None:
+        self.now = now
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+    def advance(self, seconds: float = 0.0, *, days: float = 0.0) -> None:
+        self.now += days * DAY + seconds
+
+
+# -- seeds --------------------------------------------------------------------------------------------------
+
+GAME_SEED = 2026  # the seed of the seed sequence every test bot uses
+
+
+def seed_sequence(seed: int = GAME_SEED) -> Callable[[], int]:
+    """Game seeds (throw-offs and throws) from a fixed sequence instead of the system's randomness, so a
+    test sees the same games on every run. Pass it as `seeds=` to `PulucBot` or `SessionManager`."""
+    rng = random.Random(seed)
+    return lambda: rng.getrandbits(63)
+
+
+# -- positions, in the words of RULES.md ---------------------------------------------------------------------
+
+
+def ppn(length: int, cells: dict[int, str], home: str, kills: str, turn: str, pending: str = "-") -> str:
+    """A PPN text from a few cells (the others empty)."""
+    board = "/".join(cells.get(i, ".") for i in range(1, length + 1))
+    return f"{board} {home} {kills} {turn} {pending}"
+
+
+def at(rules: Rules, cells: dict[int, str], home: str, kills: str, turn: str, pending: str = "-") -> Position:
+    """The position with these cells, pieces waiting at home, kills, seat to move and pending throws."""
+    return Position.from_ppn(rules, ppn(rules.road_length, cells, home, kills, turn, pending))
+
+
+def play(pos: Position, *moves: str) -> Position:
+    for text in moves:
+        pos = pos.play(Move.parse(text))
+    return pos
+
+
+def legal(pos: Position) -> set[str]:
+    return {str(m) for m in pos.legal_moves()}
+
+
+def random_record(rules: Rules, seed: int, moves: int) -> GameRecord:
+    """A seeded game of random legal moves, stopped after `moves` moves or at its end."""
+    return random_game(rules, seed, max_moves=moves)
+
+
+def played(rules: Rules, seed: int, moves: int) -> Position:
+    return random_record(rules, seed, moves).replay()
+
+
+# -- images -------------------------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def rgb(data: bytes) -> Image.Image:
+    return decode(data).convert("RGB")
+
+
+def pixels(image: Image.Image) -> list[tuple[int, ...]]:
+    """Every pixel of an image, row by row."""
+    flat = getattr(image, "get_flattened_data", None)  # Pillow 12+; getdata is deprecated there
+    return list(flat() if flat is not None else image.getdata())
+
+
+# -- the session layer --------------------------------------------------------------------------------------
+
+ALICE = Player(101, "alice")
+BOB = Player(102, "bob")
+CAROL = Player(103, "carol")
+DAVE = Player(104, "dave")
+EVE = Player(105, "eve")
+CHANNEL = Place(guild_id=9, channel_id=500)
+OTHER_CHANNEL = Place(guild_id=9, channel_id=501)
+AI_DELAY = 1.5
+
+
+class RandomPicker:
+    """Stands in for the AI: a legal move chosen by the game's own AI generator, counting its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def __call__(self, position: Position, level: str, rng: random.Random) -> Move:
+        self.calls.append(level)
+        return rng.choice(position.legal_moves())
+
+
+async def first_legal(position: Position, level: str, rng: random.Random) -> Move:
+    """Stands in for the AI: always the first legal move."""
+    return position.legal_moves()[0]
+
+
+def make_manager(repo: GameRepository, clock: FakeClock, picker: MovePicker, seed: int = 7, *,
+                 advisor: Advisor | None = None) -> SessionManager:
+    """A manager on `repo` whose games take the seeds seed, seed + 1, ... in order."""
+    seeds = iter(range(seed, seed + 10_000))
+    return SessionManager(repo, picker=picker, advisor=advisor, clock=clock, seeds=lambda: next(seeds),
+                          limits=Limits(max_open_per_host=3, ai_delay=AI_DELAY))
+
+
+async def started_duel(manager: SessionManager, options: GameOptions | None = None) -> GameSession:
+    """alice (A1) against bob (B1), started."""
+    lobby = await manager.open_lobby(ALICE, CHANNEL, options or GameOptions())
+    session = manager.get(lobby.game_id)
+    await session.join(BOB)
+    await session.start(ALICE.user_id, manager.seeds())
+    return session
+
+
+async def play_out(session: GameSession, manager: SessionManager, clock: FakeClock, *, seed: int = 1,
+                   max_actions: int = 20_000) -> None:
+    """Play random legal moves for the humans (and let the AI seats move) until the game ends."""
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        state = session.state
+        if state.status != "running":
+            return
+        mover = state.to_move
+        assert mover is not None
+        if mover.played_by_ai:
+            clock.advance(AI_DELAY)
+            await manager.fire_due()
+            continue
+        assert mover.user_id is not None
+        option = rng.choice(state.legal_options())
+        await session.play(mover.user_id, option.notation, turn=state.seq)
+    raise AssertionError("the game did not end")
+
+
+async def finished_bell_game(moves: int | None = None) -> GameState:
+    """alice against bob on Bell, both playing their first legal move, to the end (or resigned by alice
+    after `moves` moves)."""
+    manager = SessionManager(MemoryStorage(), picker=first_legal, seeds=lambda: 11)
+    alice, bob = Player(1, "alice"), Player(2, "bob")
+    lobby = await manager.open_lobby(alice, Place(guild_id=1, channel_id=1), GameOptions())
+    session = manager.get(lobby.game_id)
+    await session.join(bob)
+    result = await session.start(alice.user_id, manager.seeds())
+    played = 0
+    while result.state.status == "running":
+        state = result.state
+        if moves is not None and played >= moves:
+            return (await session.resign(alice.user_id)).state
+        seat = state.to_move
+        assert seat is not None and seat.user_id is not None
+        result = await session.play(seat.user_id, str(state.legal_options()[0].move))
+        played += 1
+    return result.state
+
+
+# -- the bot's log ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Logged:
+    logger: str
+    message: str
+    error: BaseException | None
+
+    def __str__(self) -> str:
+        cause = f" ({type(self.error).__name__}: {self.error})" if self.error is not None else ""
+        return f"{self.logger}: {self.message}{cause}"
+
+
+class ErrorLog(logging.Handler):
+    """Collects every ERROR (and CRITICAL) record logged anywhere while a test runs.
+
+    An ERROR means something went wrong that no player caused: an AI or renderer crash the bot survived by
+    a fallback, a listener that failed. A test that provokes one on purpose declares it with
+    `@pytest.mark.logs_error("pattern")`; any other ERROR fails the test (`tests/conftest.py`).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[Logged] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        self.records.append(Logged(record.name, record.getMessage(), error))
+
+    def unexpected(self, patterns: list[str]) -> list[Logged]:
+        """The records no pattern matches (a pattern matches the message or the exception's text)."""
+        return [r for r in self.records if not any(re.search(p, str(r)) for p in patterns)]
+
+    def unseen(self, patterns: list[str]) -> list[str]:
+        """The declared patterns that no record matched."""
+        return [p for p in patterns if not any(re.search(p, str(r)) for r in self.records)]
+
+
+# -- SimCord: the bot in a simulated Discord ----------------------------------------------------------------
+
+# Shaped like a bot token, and not one; the part after the last dot is the secret no output may show.
+TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def make_settings(path: Path, **overrides: Any) -> Settings:
+    """The bot's settings on a database file: the AI thinks for 10 ms and moves at once, no cooldown."""
+    values: dict[str, Any] = {
+        "discord_token": TOKEN, "database": SqliteUrl(path),
+        "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+def seeded_bot(settings: Settings, seed: int = GAME_SEED) -> PulucBot:
+    """The real bot, with game seeds from `seed_sequence(seed)`."""
+    return PulucBot(settings, seeds=seed_sequence(seed))
+
+
+class MakeBot(Protocol):
+    """The `bots` fixture: a seeded bot on the test's settings, or on others (`bots(other)`)."""
+
+    def __call__(self, settings: Settings | None = None) -> PulucBot: ...
+
+
+class World:
+    """A server with a games channel and five members."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.env = env
+        self.guild = env.create_guild("Puluc Club")
+        self.games = self.guild.create_text_channel("games")
+        self.alice = self.guild.add_member(env.create_user("alice"))
+        self.bob = self.guild.add_member(env.create_user("bob"))
+        self.carol = self.guild.add_member(env.create_user("carol"))
+        self.dave = self.guild.add_member(env.create_user("dave"))
+        self.eve = self.guild.add_member(env.create_user("eve"))
+        self.members = (self.alice, self.bob, self.carol, self.dave, self.eve)
+
+    def member(self, user_id: int) -> simcord.MemberActor:
+        return next(m for m in self.members if m.id == user_id)
+
+
+def is_refusal(error: BaseException) -> bool:
+    """A refusal the bot answered with a sentence (SimCord records those too, see its notes, P2)."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    return isinstance(original, SessionError | app_commands.CheckFailure)
+
+
+# -- reading messages as a player does ----------------------------------------------------------------------
+
+
+def components_of(message: Any) -> list[dict[str, Any]]:
+    """Buttons and menus of a message as raw dicts (from a SimCord response or a discord.Message)."""
+    rows = message.components
+    found: list[dict[str, Any]] = []
+    for row in rows:
+        if isinstance(row, dict):
+            found += row.get("components", [])
+        else:
+            found += [child.to_dict() for child in row.children]
+    return found
+
+
+def custom_ids(message: Any, prefix: str = "puluc:", *, enabled: bool = True) -> list[str]:
+    """The custom_ids starting with `prefix`, in order; only the enabled ones unless `enabled=False`."""
+    return [c["custom_id"] for c in components_of(message)
+            if c.get("custom_id", "").startswith(prefix) and not (enabled and c.get("disabled"))]
+
+
+def move_ids(message: Any) -> list[str]:
+    return custom_ids(message, "puluc:move:")
+
+
+def notation(custom_id: str) -> str:
+    """The move a move button plays: `puluc:move:<game>:<turn>:<throw>:<source>` -> "<throw>:<source>"."""
+    return custom_id.split(":", 4)[4]
+
+
+def mentioned(message: Any) -> list[int]:
+    return [int(found) for found in MENTION.findall(message.content or "")]
+
+
+def game_message(channel: simcord.ChannelHandle) -> discord.Message:
+    """The newest public message with Puluc buttons in the channel: the game as everyone sees it."""
+    for message in reversed(channel.history()):
+        if not message.flags.ephemeral and custom_ids(message, enabled=False):
+            return message
+    raise AssertionError(f"no game message in #{channel.name}")
+
+
+def said(result: simcord.InteractionResult) -> str:
+    """Everything the bot told only the person who acted (ephemeral answer and follow-ups)."""
+    parts = [m.content for m in result.followups if m.ephemeral]
+    if result.response is not None and result.response.ephemeral:
+        parts.insert(0, result.response.content)
+    return "\n".join(parts)
+
+
+async def board_image(message: Any) -> Image.Image:
+    """The board PNG attached to a game message, opened with Pillow."""
+    (attachment,) = [a for a in message.attachments if a.filename == "board.png"]
+    image = Image.open(io.BytesIO(await attachment.read()))
+    image.load()
+    return image
+
+
+def embed_text(message: Any) -> str:
+    """Title, description, fields and footer of every embed, as one text."""
+    parts: list[str] = []
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{field.name}: {field.value}" for field in embed.fields]
+        parts.append(embed.footer.text or "" if embed.footer else "")
+    return "\n".join(parts)
+
+
+# -- acting -------------------------------------------------------------------------------------------------
+
+
+def emit_click(env: simcord.Env, actor: simcord.MemberActor, message: Any, custom_id: str) -> Any:
+    """Deliver a click on `custom_id` the way the gateway would, without SimCord's checks; returns the
+    interaction record.
+
+    SimCord's `click` only presses buttons the message shows now, as the person it belongs to, and waits for
+    the bot. Some behaviours need more: two clicks in flight at once, a click from a client still showing an
+    old version of the message, a tampered client. This uses SimCord's own payload builder (private API, see
+    the SimCord notes), carries the message as it is stored now, and does not wait: call `env.settle()`.
+    """
+    backend = env.backend
+    stored = backend.get_message(message.channel.id, message.id)
+    record, payload = sim_interactions.base_payload(
+        backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=stored.channel_id,
+        guild_id=actor.guild.id,
+        user_id=actor.id,
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+    )
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
+async def click_concurrently(
+    env: simcord.Env, clicks: list[tuple[simcord.MemberActor, discord.Message, str]]
+) -> list[simcord.InteractionResult]:
+    """Deliver several clicks before the bot handles any of them, then let it finish them all."""
+    records = [emit_click(env, actor, message, custom_id) for actor, message, custom_id in clicks]
+    await env.settle()
+    return [simcord.InteractionResult(env, record) for record in records]
+
