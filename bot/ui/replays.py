@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.sessions import GameState
+from bot.ui.boards import render_game_replay, seat_names
 from bot.ui.i18n import t
 from bot.ui.ladder_embeds import variant_label
-from puluc import GameRecord
 
 REPLAY_THEME = "dark"
 
@@ -29,15 +29,16 @@ class Replay:
     files: list[discord.File]
 
 
-def _render(record: GameRecord) -> tuple[bytes, str]:
-    from renderer import render_replay
-
-    return render_replay(record, theme=REPLAY_THEME), record.to_json(indent=2)
+def _render(state: GameState, lang: str) -> tuple[bytes, str]:
+    record = state.game_record()
+    # The names are the stored ones: a player who asked to be forgotten is already a former player there.
+    return render_game_replay(record, REPLAY_THEME, lang, seat_names(state, lang)), record.to_json(indent=2)
 
 
 async def replay_of(state: GameState, lang: str, filesize_limit: int) -> Replay:
-    """The replay of a finished game, fitted to what the channel accepts (`interaction.filesize_limit`)."""
-    gif, record_json = await asyncio.to_thread(_render, state.game_record())
+    """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
+    (`interaction.filesize_limit`)."""
+    gif, record_json = await asyncio.to_thread(_render, state, lang)
     game_id = state.game_id
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
     key = "ladder.replay.done"
