@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, SelfChallenge, TooManyGames
+from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
 from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
-from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
+from bot.sessions.session import Advisor, Clock, GameSession, MovePicker, storage_errors
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
-from bot.sessions.timers import DeadlineScheduler
+from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
 from bot.storage.protocol import GameRepository
@@ -231,11 +231,12 @@ class SessionManager:
                      ai_level=None if s.ai_level is None else ai_level_number(s.ai_level))
             for s in seats
         ]
-        game_id = await self.repository.create_game(
-            guild_id=place.guild_id, channel_id=place.channel_id, host_id=host.user_id, variant=options.variant,
-            rules=rules.to_dict(), turn_timer_seconds=options.turn_timer, ranked=options.ranked,
-            in_thread=place.in_thread, seats=specs,
-        )
+        with storage_errors():
+            game_id = await self.repository.create_game(
+                guild_id=place.guild_id, channel_id=place.channel_id, host_id=host.user_id,
+                variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
+                ranked=options.ranked, in_thread=place.in_thread, seats=specs,
+            )
         state = GameState(
             game_id=game_id, place=place, host_id=host.user_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
@@ -263,7 +264,14 @@ class SessionManager:
         session = self._sessions.get(game_id)
         if session is None:
             return
-        result = await session.on_deadline(self._clock())
+        try:
+            result = await session.on_deadline(self._clock())
+        except NotSaved as exc:
+            # Nothing was played; the same deadline is tried again once the database may be back.
+            log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,
+                        RETRY_SECONDS)
+            self.deadlines.set(game_id, self._clock() + RETRY_SECONDS)
+            return
         if result is None:
             if session.state.status == "running":
                 self.deadlines.set(game_id, session.state.deadline)

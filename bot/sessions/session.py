@@ -29,8 +29,10 @@ from bot.sessions.errors import (
     HintNotAllowed,
     HostOnly,
     IllegalMoveError,
+    MoveNotSaved,
     NotAPlayer,
     NotInvited,
+    NotSaved,
     SeatsEmpty,
     StaleAction,
 )
@@ -64,7 +66,7 @@ from bot.sessions.state import (
     SeatState,
     ai_level_number,
 )
-from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
+from bot.storage.errors import DuplicateEvent, EventGap, GameStateError, StorageUnavailable
 from bot.storage.protocol import GameRepository
 from bot.storage.types import EndReason, SeatSpec
 from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
@@ -100,14 +102,17 @@ class Suggestion:
 
 
 @contextmanager
-def _storage_errors() -> Iterator[None]:
-    """The store's refusals, in the players' terms: somebody acted first, or the game already ended."""
+def storage_errors(not_saved: type[NotSaved] = NotSaved) -> Iterator[None]:
+    """The store's refusals, in the players' terms: somebody acted first, the game already ended, or the
+    database could not save it now (`not_saved`, which names what was not done)."""
     try:
         yield
     except (DuplicateEvent, EventGap) as exc:
         raise StaleAction(str(exc)) from exc
     except GameStateError as exc:
         raise GameOver(str(exc)) from exc
+    except StorageUnavailable as exc:
+        raise not_saved(str(exc), reason=exc.reason) from exc
 
 
 class GameSession:
@@ -148,7 +153,7 @@ class GameSession:
         async with self._lock:
             state = require_lobby(self._state)
             seat = seat_for_newcomer(state, player, team)
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             new = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             return self._commit(new, state, [Joined(seat, player.name)])
@@ -161,7 +166,7 @@ class GameSession:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             seat = free_seat(state, team)
             name = f"AI ({level})"
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
             new = with_seat(state, SeatState(seat, name, ai_level=level))
             return self._commit(new, state, [Joined(seat, name, level)])
@@ -175,7 +180,7 @@ class GameSession:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             if user_id == state.host_id:
                 return await self._cancel(state, user_id, "host")
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.remove_seat(state.game_id, seat.seat)
             new = replace(state, seats=tuple(s for s in state.seats if s.seat != seat.seat))
             return self._commit(new, state, [Left(seat.seat, seat.name)])
@@ -195,7 +200,7 @@ class GameSession:
             if player.user_id != invited_id or player.user_id == state.host_id:
                 raise NotInvited(f"user {player.user_id} was not invited to game {state.game_id}")
             seat = seat_for_newcomer(state, player, "B")
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             seated = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             self._state = seated
@@ -231,7 +236,7 @@ class GameSession:
             except IllegalMove as exc:
                 raise IllegalMoveError(str(exc), move=str(move)) from exc
             throw_for_turns(draft)
-            return await self._persist(draft, state)
+            return await self._persist(draft, state, not_saved=MoveNotSaved)
 
     async def resign(self, user_id: int) -> ActionResult:
         """A player gives the game up for their team."""
@@ -301,10 +306,12 @@ class GameSession:
         return state.legal_options()
 
     async def set_message(self, message_id: int | None, *, in_thread: bool | None = None) -> None:
-        """Remember which message shows the game now."""
+        """Remember which message shows the game now (NotSaved, and nothing changed, when the database
+        cannot)."""
         async with self._lock:
             state = self._state
-            await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
+            with storage_errors():
+                await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
             place = state.place if in_thread is None else replace(state.place, in_thread=in_thread)
             self._state = replace(state, message_id=message_id, place=place)
 
@@ -318,7 +325,7 @@ class GameSession:
         off = throw_off(random.Random(seed), state.rules.sticks)
         start = Position.start(state.rules, off.first)
         now = self._clock()
-        with _storage_errors():
+        with storage_errors():
             await self._repo.start_game(
                 state.game_id, first_team=off.first, throw_off=throw_off_codes(off.rounds), seed=seed,
                 snapshot_ppn=start.to_ppn(), turn_deadline=now,
@@ -336,7 +343,7 @@ class GameSession:
             raise
 
     async def _cancel(self, state: GameState, user_id: int, by: str) -> ActionResult:
-        with _storage_errors():
+        with storage_errors():
             await self._repo.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq
         new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=seq)
@@ -386,14 +393,15 @@ class GameSession:
         return now + state.turn_timer
 
     async def _persist(
-        self, draft: Draft, previous: GameState, *, forfeit: tuple[str, EndReason] | None = None
+        self, draft: Draft, previous: GameState, *, forfeit: tuple[str, EndReason] | None = None,
+        not_saved: type[NotSaved] = NotSaved,
     ) -> ActionResult:
         state = draft.state
         pos = draft.position
         first_seq = state.seq - len(draft.events) + 1
         if forfeit is None and not pos.is_over:
             deadline = self._deadline_for(state)
-            with _storage_errors():
+            with storage_errors(not_saved):
                 await self._repo.append_events(
                     state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
                     turn_deadline=deadline, timeouts=draft.timeouts or None,
@@ -407,7 +415,7 @@ class GameSession:
             outcome = pos.outcome()
             assert outcome is not None
             winner, scores, reason = outcome.winner, outcome.scores, "normal"
-        with _storage_errors():
+        with storage_errors(not_saved):
             report = await self._repo.finish_game(
                 state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
                 events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),

@@ -1,0 +1,103 @@
+"""The database unavailable (disk full, server down or restarting, a lock held too long) while players act:
+nothing changes, the refusal names what was not done, and the same action works once the database is back."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.sessions import GameOptions, SessionManager
+from bot.sessions.errors import MoveNotSaved, NotSaved
+from bot.sessions.timers import RETRY_SECONDS
+from bot.storage.errors import StorageUnavailable
+from bot.storage.protocol import GameRepository
+from tests.helpers import AI_DELAY, ALICE, BOB, CHANNEL, FakeClock, started_duel
+
+
+def fail_next(monkeypatch: pytest.MonkeyPatch, repo: GameRepository, method: str, reason: str = "disk_full") -> None:
+    """The repository's next call of `method` fails as a full disk would (nothing is written); later ones work."""
+    real: Callable[..., Awaitable[Any]] = getattr(repo, method)
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(repo, method, real)
+        raise StorageUnavailable("the disk holding the database is full", reason=reason)
+
+    monkeypatch.setattr(repo, method, failing)
+
+
+async def test_a_move_the_database_cannot_save_is_not_played(
+    manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await started_duel(manager)
+    before = session.state
+    mover = before.to_move
+    assert mover is not None and mover.user_id is not None
+    move = before.legal_options()[0].notation
+    fail_next(monkeypatch, repo, "append_events")
+
+    with pytest.raises(MoveNotSaved) as refused:
+        await session.play(mover.user_id, move, turn=before.seq)
+
+    assert refused.value.key == "error.move_not_saved" and refused.value.reason == "disk_full"
+    assert session.state is before
+    assert (await repo.game_log(before.game_id)).game.last_seq == before.seq
+    played = await session.play(mover.user_id, move, turn=before.seq)  # the same click, a moment later
+    assert played.state.seq > before.seq
+    log = await repo.game_log(before.game_id)
+    assert [e.payload["move"] for e in log.events if e.kind == "move"] == [move]
+
+
+async def test_a_winning_move_the_database_cannot_save_leaves_the_game_running(
+    manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await started_duel(manager)
+    state = session.state
+    fail_next(monkeypatch, repo, "finish_game", reason="unreachable")
+    mover = state.to_move
+    assert mover is not None and mover.user_id is not None
+
+    with pytest.raises(NotSaved):
+        await session.resign(mover.user_id)
+
+    assert session.state.status == "running" and manager.get(state.game_id) is session
+    assert (await repo.game_log(state.game_id)).game.status == "running"
+
+
+async def test_a_lobby_the_database_cannot_save_changes_nothing(
+    manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fail_next(monkeypatch, repo, "create_game", reason="unreachable")
+    with pytest.raises(NotSaved) as refused:
+        await manager.open_lobby(ALICE, CHANNEL, GameOptions())
+    assert refused.value.key == "error.not_saved"
+    assert manager.in_channel(CHANNEL.channel_id) is None
+    lobby = await manager.open_lobby(ALICE, CHANNEL, GameOptions())
+    fail_next(monkeypatch, repo, "set_seat")
+    with pytest.raises(NotSaved):
+        await manager.get(lobby.game_id).join(BOB)
+    assert [s.user_id for s in manager.get(lobby.game_id).state.seats] == [ALICE.user_id]
+
+
+async def test_an_ai_move_the_database_cannot_save_is_tried_again_later(
+    manager: SessionManager, repo: GameRepository, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    result = await manager.play_ai(ALICE, CHANNEL, GameOptions(), "easy")
+    session = manager.get(result.game_id)
+    while session.state.to_move is not None and not session.state.to_move.played_by_ai:
+        state = session.state
+        await session.play(ALICE.user_id, state.legal_options()[0].notation, turn=state.seq)
+    waiting = session.state
+    fail_next(monkeypatch, repo, "append_events", reason="busy")
+    clock.advance(AI_DELAY)
+
+    await manager.fire_due()  # the AI's move cannot be saved: no error escapes, nothing changes
+
+    assert session.state is waiting
+    assert manager.deadlines.get(waiting.game_id) == clock() + RETRY_SECONDS
+    assert "not saved (busy)" in caplog.text
+    clock.advance(RETRY_SECONDS)
+    await manager.fire_due()
+    assert session.state.seq > waiting.seq
