@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
 from bot.sessions import ActionResult, GameSession
-from bot.sessions.errors import NoGameHere, NotAPlayer
+from bot.sessions.errors import NoGameHere, NotAPlayer, StaleAction
 from bot.ui.delivery import Shown
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.messages import move_label
@@ -123,7 +123,13 @@ class Play(PulucCog):
         if component.kind in ("move", "pick"):
             notation = component.arg if component.kind == "move" else (values[0] if values else "")
             await interaction.response.defer()
-            result = await session.play(interaction.user.id, notation, turn=component.turn)
+            try:
+                result = await session.play(interaction.user.id, notation, turn=component.turn)
+            except StaleAction:
+                # Refused on the game's own message: that message shows an old position, so show the game.
+                if interaction.message is not None and interaction.message.id == session.state.message_id:
+                    await games.presenter.refresh(session.state)
+                raise
             shown = await games.presenter.show(result, interaction)
             if shown in (Shown.POSTED, Shown.NOT_SHOWN):
                 # The message the player clicked did not change in front of them: say that the move counted.

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,7 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
+from bot.sessions.replay import state_from_log
 from bot.sessions.results import (
     ActionResult,
     Cancelled,
@@ -57,6 +58,7 @@ from bot.sessions.results import (
     TakenOver,
     TimedOut,
 )
+from bot.sessions.saving import Landed, landed, storage_errors
 from bot.sessions.state import (
     MAX_TIMEOUTS,
     TIMEOUT_LEVEL,
@@ -66,9 +68,8 @@ from bot.sessions.state import (
     SeatState,
     ai_level_number,
 )
-from bot.storage.errors import DuplicateEvent, EventGap, GameStateError, StorageUnavailable
 from bot.storage.protocol import GameRepository
-from bot.storage.types import EndReason, SeatSpec
+from bot.storage.types import EndReason, FinishReport, NewEvent, SeatSpec
 from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
 
 if TYPE_CHECKING:
@@ -101,20 +102,6 @@ class Suggestion:
         return str(self.move)
 
 
-@contextmanager
-def storage_errors(not_saved: type[NotSaved] = NotSaved) -> Iterator[None]:
-    """The store's refusals, in the players' terms: somebody acted first, the game already ended, or the
-    database could not save it now (`not_saved`, which names what was not done)."""
-    try:
-        yield
-    except (DuplicateEvent, EventGap) as exc:
-        raise StaleAction(str(exc)) from exc
-    except GameStateError as exc:
-        raise GameOver(str(exc)) from exc
-    except StorageUnavailable as exc:
-        raise not_saved(str(exc), reason=exc.reason) from exc
-
-
 class GameSession:
     """The live session of one game. Read `state`; change it only through the action methods."""
 
@@ -137,6 +124,7 @@ class GameSession:
         self._ai_delay = ai_delay
         self._on_change = on_change
         self._lock = asyncio.Lock()
+        self._in_doubt = False  # a save ended without an answer and could not be checked: read back first
 
     @property
     def state(self) -> GameState:
@@ -150,7 +138,7 @@ class GameSession:
 
     async def join(self, player: Player, team: str | None = None) -> ActionResult:
         """Sit `player` in the first free seat (of `team`, when given)."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             seat = seat_for_newcomer(state, player, team)
             with storage_errors():
@@ -160,7 +148,7 @@ class GameSession:
 
     async def add_ai(self, user_id: int, team: str, level: str = "medium") -> ActionResult:
         """A seated player fills the first free seat of `team` with the AI."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if state.seat_of(user_id) is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
@@ -173,7 +161,7 @@ class GameSession:
 
     async def leave(self, user_id: int) -> ActionResult:
         """Leave the lobby; the host leaving closes it."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             seat = state.seat_of(user_id)
             if seat is None:
@@ -187,7 +175,7 @@ class GameSession:
 
     async def start(self, user_id: int, seed: int) -> ActionResult:
         """The host starts a full lobby: throw-off, then the first player's throw."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if user_id != state.host_id:
                 raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
@@ -195,7 +183,7 @@ class GameSession:
 
     async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
         """The challenged member takes seat B1 and the game starts."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if player.user_id != invited_id or player.user_id == state.host_id:
                 raise NotInvited(f"user {player.user_id} was not invited to game {state.game_id}")
@@ -208,7 +196,7 @@ class GameSession:
 
     async def decline(self, user_id: int, invited_id: int) -> ActionResult:
         """The challenged member (or the challenger, withdrawing) turns the invitation down."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if user_id not in (invited_id, state.host_id):
                 raise NotInvited(f"user {user_id} was not invited to game {state.game_id}")
@@ -219,7 +207,7 @@ class GameSession:
     async def play(self, user_id: int, move_text: str, turn: int | None = None) -> ActionResult:
         """The player to move plays `move_text` (RULES.md notation). `turn` is the event number the button
         was made for; a different one means the button is stale. None (typed moves) skips that check."""
-        async with self._lock:
+        async with self._acting():
             state = require_running(self._state)
             if turn is not None and turn != state.seq:
                 raise StaleAction(f"button for event {turn}, game {state.game_id} is at {state.seq}")
@@ -240,7 +228,7 @@ class GameSession:
 
     async def resign(self, user_id: int) -> ActionResult:
         """A player gives the game up for their team."""
-        async with self._lock:
+        async with self._acting():
             state = require_running(self._state)
             seat = state.seat_of(user_id)
             if seat is None:
@@ -252,7 +240,7 @@ class GameSession:
 
     async def cancel(self, user_id: int, *, moderator: bool = False) -> ActionResult:
         """The host (or a moderator) calls the game off; nobody wins and nothing is rated."""
-        async with self._lock:
+        async with self._acting():
             state = self._state
             if not state.is_open:
                 raise GameOver(f"game {state.game_id} is {state.status}")
@@ -263,7 +251,7 @@ class GameSession:
     async def on_deadline(self, now: float) -> ActionResult | None:
         """Run what is due: an AI seat's move, or the move of a player whose time ran out. None when
         nothing is due (the deadline moved, or the game ended, since it was scheduled)."""
-        async with self._lock:
+        async with self._acting():
             state = self._state
             if state.status != "running" or state.deadline is None or state.deadline > now:
                 return None
@@ -316,6 +304,36 @@ class GameSession:
             self._state = replace(state, message_id=message_id, place=place)
 
     # -- internals ----------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _acting(self) -> AsyncIterator[None]:
+        """The game's lock, with the state read back from the database first when an earlier save ended in
+        doubt, so an action is never judged against a state the database has moved past."""
+        async with self._lock:
+            if self._in_doubt:
+                await self._read_back()
+            yield
+
+    async def _read_back(self) -> None:
+        with storage_errors():
+            stored = await self._repo.game_log(self.game_id)
+        fresh = await asyncio.to_thread(state_from_log, stored)
+        self._in_doubt = False
+        state = self._state
+        if (fresh.seq, fresh.status) != (state.seq, state.status):
+            log.warning("game %d: read back from the database at event %d (this process had %d)", self.game_id,
+                        fresh.seq, state.seq)
+            self._commit(replace(fresh, invited_id=state.invited_id), state, [])
+
+    async def _landed(self, first_seq: int, events: list[NewEvent], *, finished: bool) -> bool:
+        """Whether a save that failed was stored after all (see `bot.sessions.saving.landed`); when that
+        cannot be told, the state is read back before the next action."""
+        found = await landed(self._repo, self.game_id, first_seq, events, finished=finished)
+        if found is Landed.YES:
+            log.warning("game %d: events from %d were stored although the database's answer was lost",
+                        self.game_id, first_seq)
+        self._in_doubt = found is Landed.UNKNOWN
+        return found is Landed.YES
 
     async def _start(
         self, state: GameState, seed: int, happenings: list[Happening], previous: GameState | None = None
@@ -401,11 +419,15 @@ class GameSession:
         first_seq = state.seq - len(draft.events) + 1
         if forfeit is None and not pos.is_over:
             deadline = self._deadline_for(state)
-            with storage_errors(not_saved):
-                await self._repo.append_events(
-                    state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
-                    turn_deadline=deadline, timeouts=draft.timeouts or None,
-                )
+            try:
+                with storage_errors(not_saved):
+                    await self._repo.append_events(
+                        state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
+                        turn_deadline=deadline, timeouts=draft.timeouts or None,
+                    )
+            except NotSaved:
+                if not await self._landed(first_seq, draft.events, finished=False):
+                    raise
             return self._commit(replace(state, deadline=deadline), previous, draft.happenings)
         if forfeit is not None:
             winner: str | None
@@ -415,11 +437,17 @@ class GameSession:
             outcome = pos.outcome()
             assert outcome is not None
             winner, scores, reason = outcome.winner, outcome.scores, "normal"
-        with storage_errors(not_saved):
-            report = await self._repo.finish_game(
-                state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
-                events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
-            )
+        report: FinishReport | None
+        try:
+            with storage_errors(not_saved):
+                report = await self._repo.finish_game(
+                    state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
+                    events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
+                )
+        except NotSaved:
+            if not await self._landed(first_seq, draft.events, finished=True):
+                raise
+            report = None  # stored, but the rating changes it reported were lost with the answer
         final = replace(state, status="finished", winner=winner, scores=scores, end_reason=reason, deadline=None)
         return self._commit(final, previous, [*draft.happenings, Finished(winner, scores, reason, report)])
 

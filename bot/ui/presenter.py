@@ -82,6 +82,7 @@ class Presenter:
         self._last_move: dict[int, MoveEffect] = {}
         self._language_overrides: dict[int, str | None] = {}
         self._unshown: dict[int, tuple[GameState, Finished | None]] = {}  # states Discord refused, newest
+        self._shown: dict[int, int] = {}  # the event number each open game's message shows
         self._heals: dict[int, asyncio.Task[None]] = {}
         self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
@@ -178,9 +179,19 @@ class Presenter:
             self._heal_later(state.game_id)
         else:
             self._unshown.pop(state.game_id, None)
+            self._shown[state.game_id] = state.seq
             if not state.is_open:
                 self._forget(state.game_id)
         return shown
+
+    async def refresh(self, state: GameState) -> Shown | None:
+        """Show the game as it stands if its message may be behind it (a click on that message was refused
+        as out of date); None when the message already shows this state."""
+        async with self._lock(state.game_id):
+            state = self.latest(state)
+            if self._shown.get(state.game_id) == state.seq:
+                return None
+            return await self._show(state, await self.language(state), None, None)
 
     async def post(self, result: ActionResult, interaction: discord.Interaction[Any],
                    channel: discord.abc.Messageable | None = None) -> discord.Message:
@@ -331,6 +342,7 @@ class Presenter:
         return self._last_move.get(game_id)
 
     def _forget(self, game_id: int) -> None:
+        self._shown.pop(game_id, None)
         self._narration.pop(game_id, None)
         self._last_move.pop(game_id, None)
         self._locks.pop(game_id, None)

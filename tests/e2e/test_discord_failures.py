@@ -262,3 +262,25 @@ async def test_a_fresh_message_posted_twice_leaves_one_with_live_buttons(
     assert len(with_buttons) == 1 and with_buttons[0].id == session.state.message_id
     assert_shows(with_buttons[0], session.state)
     assert await moves_in_log(world, session.game_id) == [move]
+
+
+async def test_a_click_refused_on_a_message_left_behind_shows_the_game_at_once(
+    world: World, simcord_env: simcord.Env
+) -> None:
+    session = await started_duel(world)
+    before = game_message(world.games)
+    user_id, move = a_move(session, random.Random(5))
+    for route in ("interaction edit", "message edit", "channel send"):
+        simcord_env.inject_error(*ROUTES[route], status=503, times=None)
+    (button,) = [c for c in move_ids(before) if notation(c) == move]
+    await world.member(user_id).click(before, custom_id=button)
+    await simcord_env.advance_time(BOUND_SECONDS)  # every retry failed; the next try is minutes away
+    simcord_env.backend.faults.clear()
+    behind = game_message(world.games)
+    assert behind.id == before.id and move_ids(behind) == move_ids(before)
+
+    refused = await world.member(user_id).click(behind, custom_id=button)  # the old buttons, again
+
+    assert "out of date" in said(refused)
+    assert_shows(game_message(world.games), session.state)  # shown at once, not after the next retry
+    assert await moves_in_log(world, session.game_id) == [move]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.sessions import GameOptions, SessionManager
-from bot.sessions.errors import MoveNotSaved, NotSaved
+from bot.sessions.errors import MoveNotSaved, NotSaved, StaleAction
 from bot.sessions.timers import RETRY_SECONDS
 from bot.storage.errors import StorageUnavailable
 from bot.storage.protocol import GameRepository
@@ -101,3 +101,58 @@ async def test_an_ai_move_the_database_cannot_save_is_tried_again_later(
     clock.advance(RETRY_SECONDS)
     await manager.fire_due()
     assert session.state.seq > waiting.seq
+
+
+def lose_next_answer(monkeypatch: pytest.MonkeyPatch, repo: GameRepository, method: str) -> None:
+    """The repository's next `method` call is stored, but its answer is lost (a connection dropped at COMMIT)."""
+    real: Callable[..., Awaitable[Any]] = getattr(repo, method)
+
+    async def stored_then_lost(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(repo, method, real)
+        await real(*args, **kwargs)
+        raise StorageUnavailable("the connection to PostgreSQL was closed", reason="unreachable")
+
+    monkeypatch.setattr(repo, method, stored_then_lost)
+
+
+async def test_a_move_stored_although_the_answer_was_lost_counts_once(
+    manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await started_duel(manager)
+    before = session.state
+    mover = before.to_move
+    assert mover is not None and mover.user_id is not None
+    move = before.legal_options()[0].notation
+    lose_next_answer(monkeypatch, repo, "append_events")
+
+    played = await session.play(mover.user_id, move, turn=before.seq)
+
+    assert played.state.seq > before.seq
+    log = await repo.game_log(before.game_id)
+    assert log.game.last_seq == played.state.seq
+    assert [e.payload["move"] for e in log.events if e.kind == "move"] == [move]
+
+
+async def test_a_save_in_doubt_is_read_back_before_the_next_action(
+    manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await started_duel(manager)
+    before = session.state
+    mover = before.to_move
+    assert mover is not None and mover.user_id is not None
+    move = before.legal_options()[0].notation
+    lose_next_answer(monkeypatch, repo, "append_events")
+    fail_next(monkeypatch, repo, "game_log", reason="unreachable")  # and the log cannot be read back yet
+
+    with pytest.raises(MoveNotSaved):
+        await session.play(mover.user_id, move, turn=before.seq)
+    with pytest.raises(StaleAction):  # the same click again: the move is in the log, the button is old
+        await session.play(mover.user_id, move, turn=before.seq)
+
+    stored = await repo.game_log(before.game_id)
+    assert session.state.seq == stored.game.last_seq > before.seq
+    assert [e.payload["move"] for e in stored.events if e.kind == "move"] == [move]
+    nxt = session.state
+    mover = nxt.to_move
+    assert mover is not None and mover.user_id is not None
+    await session.play(mover.user_id, nxt.legal_options()[0].notation, turn=nxt.seq)  # the game goes on
