@@ -9,7 +9,6 @@ is it coming back on the same port.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -23,7 +22,7 @@ from bot.sessions import GameSession
 from bot.storage.urls import parse_database_url
 from bot.ui.i18n import t
 from tests.helpers import World, custom_ids, game_message, make_settings, mentioned, move_ids, said
-from tests.postgres import admin_connection, server_url, with_schema
+from tests.postgres import fresh_schema
 
 
 class TcpProxy:
@@ -96,29 +95,16 @@ class TcpProxy:
 
 @pytest.fixture
 async def postgres() -> AsyncIterator[tuple[str, TcpProxy]]:
-    """A fresh schema on the test server, reached through a proxy: (its DATABASE_URL via the proxy, proxy).
-
-    The schema is made and dropped on short connections of their own: a connection opened before SimCord
-    starts and used after it stopped never gets its answer (tests.postgres.fresh_schema keeps one open)."""
-    schema = f"bugs_test_{secrets.token_hex(6)}"
-    admin = await admin_connection()  # skips the test (or fails it under PULUC_REQUIRE_POSTGRES=1) without a server
-    try:
-        await admin.execute(f'CREATE SCHEMA "{schema}"')
-    finally:
-        await admin.close()
-    parts = urlsplit(with_schema(server_url(), schema))
-    proxy = TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432)
-    await proxy.start()
-    auth = f"{parts.username}@" if parts.username else ""
-    try:
-        yield urlunsplit(parts._replace(netloc=f"{auth}127.0.0.1:{proxy.port}")), proxy
-    finally:
-        await proxy.close()
-        admin = await admin_connection()
+    """A fresh schema on the test server, reached through a proxy: (its DATABASE_URL via the proxy, proxy)."""
+    async with fresh_schema("bugs") as url:
+        parts = urlsplit(url)
+        proxy = TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432)
+        await proxy.start()
+        auth = f"{parts.username}@" if parts.username else ""
         try:
-            await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            yield urlunsplit(parts._replace(netloc=f"{auth}127.0.0.1:{proxy.port}")), proxy
         finally:
-            await admin.close()
+            await proxy.close()
 
 
 @pytest.fixture
