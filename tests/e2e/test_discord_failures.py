@@ -23,7 +23,17 @@ from simcord.backend.errors import BackendError
 
 from bot.services import services
 from bot.sessions import GameSession, GameState
-from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
+from tests.helpers import (
+    World,
+    accepted_challenge,
+    custom_ids,
+    game_message,
+    logged_moves,
+    mentioned,
+    move_ids,
+    notation,
+    said,
+)
 
 ROUTES = {
     "interaction edit": ("PATCH", "/webhooks/*/messages/@original"),
@@ -52,16 +62,6 @@ def turn_of(custom_id: str) -> int:
     return int(custom_id.split(":")[3])
 
 
-async def started_duel(world: World) -> GameSession:
-    challenged = await world.alice.slash(world.games, "puluc challenge", opponent=world.bob)
-    assert challenged.response is not None
-    (accept,) = custom_ids(challenged.response, "puluc:accept:")
-    await world.bob.click(challenged.response.message, custom_id=accept)
-    session = services(world.env.bot).manager.in_channel(world.games.id)
-    assert session is not None
-    return session
-
-
 def assert_shows(message: discord.Message, state: GameState) -> None:
     """The message is the game as it stands: its buttons are for the current event and the current mover's
     legal moves, and it names that mover."""
@@ -73,16 +73,29 @@ def assert_shows(message: discord.Message, state: GameState) -> None:
     assert mentioned(message) == [mover.user_id]
 
 
-async def moves_in_log(world: World, game_id: int) -> list[str]:
-    stored = await services(world.env.bot).storage.game_log(game_id)
-    return [e.payload["move"] for e in stored.events if e.kind == "move"]
-
-
 def a_move(session: GameSession, rng: random.Random) -> tuple[int, str]:
     state = session.state
     mover = state.to_move
     assert mover is not None and mover.user_id is not None
     return mover.user_id, rng.choice(state.legal_options()).notation
+
+
+async def play_a_move(world: World, session: GameSession, rng: random.Random, *, by_click: bool = True
+                      ) -> tuple[discord.Message, str, simcord.InteractionResult]:
+    """The player to move plays a random legal move, with its button on the game message or with
+    `/puluc move`: (the game message as it was, the move, the interaction)."""
+    before = game_message(world.games)
+    user_id, move = a_move(session, rng)
+    if by_click:
+        (button,) = [c for c in move_ids(before) if notation(c) == move]
+        return before, move, await world.member(user_id).click(before, custom_id=button)
+    return before, move, await world.member(user_id).slash(world.games, "puluc move", move=move)
+
+
+def discord_cannot_show_anything(env: simcord.Env) -> None:
+    """Every route that could show a move answers 503 until the test clears the faults."""
+    for route in ("interaction edit", "message edit", "channel send"):
+        env.inject_error(*ROUTES[route], status=503, times=None)
 
 
 async def chatter(world: World, count: int) -> None:
@@ -96,45 +109,33 @@ async def chatter(world: World, count: int) -> None:
 async def test_a_saved_move_reaches_the_channel_whatever_discord_answers(
     world: World, simcord_env: simcord.Env, route: str, status: int, times: int | None
 ) -> None:
-    session = await started_duel(world)
+    session = await accepted_challenge(world)
     rng = random.Random(status)
-    played: list[str] = []
-    before = game_message(world.games)
-    user_id, move = a_move(session, rng)
-    method, path = ROUTES[route]
     if route == "channel send":
         await chatter(world, FRESH_AFTER + 1)  # the game message scrolled away: the bot posts a fresh one
-    simcord_env.inject_error(method, path, status=status, times=times)
+    simcord_env.inject_error(*ROUTES[route], status=status, times=times)
 
-    if route == "interaction edit":
-        (button,) = [c for c in move_ids(before) if notation(c) == move]
-        result = await world.member(user_id).click(before, custom_id=button)
-    else:
-        result = await world.member(user_id).slash(world.games, "puluc move", move=move)
-    played.append(move)
+    _, move, result = await play_a_move(world, session, rng, by_click=route == "interaction edit")
+    played = [move]
     await simcord_env.advance_time(BOUND_SECONDS)
     simcord_env.backend.faults.clear()
 
     assert_shows(game_message(world.games), session.state)
-    assert await moves_in_log(world, session.game_id) == played
+    assert await logged_moves(world, session.game_id) == played
     told = said(result)
     assert "wrong" not in told and "not played" not in told
     if route != "interaction edit" and not (route == "follow-up" and times is None):
         assert "Played" in told  # the command's answer got through, on a retry if need be
-    # The game goes on from the message everyone sees.
-    user_id, move = a_move(session, rng)
-    now = game_message(world.games)
-    (button,) = [c for c in move_ids(now) if notation(c) == move]
-    await world.member(user_id).click(now, custom_id=button)
+    _, move, _ = await play_a_move(world, session, rng)  # the game goes on from the message everyone sees
     played.append(move)
     assert_shows(game_message(world.games), session.state)
-    assert await moves_in_log(world, session.game_id) == played
+    assert await logged_moves(world, session.game_id) == played
 
 
 async def test_a_click_whose_message_cannot_be_edited_posts_a_fresh_one_and_says_the_move_counted(
     world: World, simcord_env: simcord.Env
 ) -> None:
-    session = await started_duel(world)
+    session = await accepted_challenge(world)
     before = game_message(world.games)
     (mover,) = mentioned(before)
     for method, path in (ROUTES["interaction edit"], ROUTES["message edit"]):
@@ -150,19 +151,19 @@ async def test_a_click_whose_message_cannot_be_edited_posts_a_fresh_one_and_says
     assert "Played" in said(clicked)
     stale = await world.member(mentioned(fresh)[0]).click(before, custom_id=move_ids(before)[0])
     assert "out of date" in said(stale)  # the old message could not be stripped; its buttons refuse
-    assert len(await moves_in_log(world, session.game_id)) == 1
+    assert len(await logged_moves(world, session.game_id)) == 1
 
 
 async def test_a_deleted_game_message_is_posted_again(world: World, simcord_env: simcord.Env) -> None:
-    session = await started_duel(world)
-    before = game_message(world.games)
-    simcord_env.backend.delete_message(world.games.id, before.id)  # a moderator cleaned the channel
-    user_id, move = a_move(session, random.Random(1))
+    session = await accepted_challenge(world)
+    gone = game_message(world.games)
+    simcord_env.backend.delete_message(world.games.id, gone.id)  # a moderator cleaned the channel
 
+    user_id, move = a_move(session, random.Random(1))
     result = await world.member(user_id).slash(world.games, "puluc move", move=move)
 
     fresh = game_message(world.games)
-    assert fresh.id != before.id
+    assert fresh.id != gone.id
     assert_shows(fresh, session.state)
     assert "Played" in said(result)
     assert session.state.message_id == fresh.id
@@ -205,36 +206,26 @@ def transport(monkeypatch: pytest.MonkeyPatch) -> Transport:
 async def test_a_timeout_while_showing_a_move_is_retried(
     world: World, simcord_env: simcord.Env, transport: Transport, route: str
 ) -> None:
-    session = await started_duel(world)
-    before = game_message(world.games)
-    user_id, move = a_move(session, random.Random(2))
+    session = await accepted_challenge(world)
     transport.timeouts.append(ROUTES[route])
 
-    if route == "interaction edit":
-        (button,) = [c for c in move_ids(before) if notation(c) == move]
-        await world.member(user_id).click(before, custom_id=button)
-    else:
-        await world.member(user_id).slash(world.games, "puluc move", move=move)
+    before, move, _ = await play_a_move(world, session, random.Random(2), by_click=route == "interaction edit")
     await simcord_env.advance_time(BOUND_SECONDS)
 
     assert not transport.timeouts  # the timeout happened
     shown = game_message(world.games)
     assert shown.id == before.id
     assert_shows(shown, session.state)
-    assert await moves_in_log(world, session.game_id) == [move]
+    assert await logged_moves(world, session.game_id) == [move]
 
 
 async def test_a_game_discord_would_not_show_is_shown_once_discord_is_back(
     world: World, simcord_env: simcord.Env
 ) -> None:
-    session = await started_duel(world)
-    before = game_message(world.games)
-    user_id, move = a_move(session, random.Random(3))
-    for route in ("interaction edit", "message edit", "channel send"):
-        simcord_env.inject_error(*ROUTES[route], status=503, times=None)
+    session = await accepted_challenge(world)
+    discord_cannot_show_anything(simcord_env)
 
-    (button,) = [c for c in move_ids(before) if notation(c) == move]
-    clicked = await world.member(user_id).click(before, custom_id=button)
+    before, move, clicked = await play_a_move(world, session, random.Random(3))
     await simcord_env.advance_time(BOUND_SECONDS)
     assert game_message(world.games).id == before.id
     assert turn_of(move_ids(game_message(world.games))[0]) < session.state.seq  # still the old position
@@ -244,43 +235,39 @@ async def test_a_game_discord_would_not_show_is_shown_once_discord_is_back(
 
     assert_shows(game_message(world.games), session.state)
     assert "wrong" not in said(clicked)
-    assert await moves_in_log(world, session.game_id) == [move]
+    assert await logged_moves(world, session.game_id) == [move]
 
 
 async def test_a_fresh_message_posted_twice_leaves_one_with_live_buttons(
     world: World, simcord_env: simcord.Env, transport: Transport
 ) -> None:
-    session = await started_duel(world)
+    session = await accepted_challenge(world)
     await chatter(world, FRESH_AFTER + 1)
     transport.lost_answers.append(ROUTES["channel send"])  # posted, but the bot hears 503 and posts again
-    user_id, move = a_move(session, random.Random(4))
 
-    await world.member(user_id).slash(world.games, "puluc move", move=move)
+    _, move, _ = await play_a_move(world, session, random.Random(4), by_click=False)
     await simcord_env.advance_time(BOUND_SECONDS)
 
     with_buttons = [m for m in world.games.history() if move_ids(m)]
     assert len(with_buttons) == 1 and with_buttons[0].id == session.state.message_id
     assert_shows(with_buttons[0], session.state)
-    assert await moves_in_log(world, session.game_id) == [move]
+    assert await logged_moves(world, session.game_id) == [move]
 
 
 async def test_a_click_refused_on_a_message_left_behind_shows_the_game_at_once(
     world: World, simcord_env: simcord.Env
 ) -> None:
-    session = await started_duel(world)
-    before = game_message(world.games)
-    user_id, move = a_move(session, random.Random(5))
-    for route in ("interaction edit", "message edit", "channel send"):
-        simcord_env.inject_error(*ROUTES[route], status=503, times=None)
-    (button,) = [c for c in move_ids(before) if notation(c) == move]
-    await world.member(user_id).click(before, custom_id=button)
+    session = await accepted_challenge(world)
+    discord_cannot_show_anything(simcord_env)
+    before, move, _ = await play_a_move(world, session, random.Random(5))
     await simcord_env.advance_time(BOUND_SECONDS)  # every retry failed; the next try is minutes away
     simcord_env.backend.faults.clear()
     behind = game_message(world.games)
     assert behind.id == before.id and move_ids(behind) == move_ids(before)
 
-    refused = await world.member(user_id).click(behind, custom_id=button)  # the old buttons, again
+    (button,) = [c for c in move_ids(behind) if notation(c) == move]
+    refused = await world.member(mentioned(before)[0]).click(behind, custom_id=button)  # the old button again
 
     assert "out of date" in said(refused)
     assert_shows(game_message(world.games), session.state)  # shown at once, not after the next retry
-    assert await moves_in_log(world, session.game_id) == [move]
+    assert await logged_moves(world, session.game_id) == [move]

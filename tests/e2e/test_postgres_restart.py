@@ -13,15 +13,24 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import discord
 import pytest
 import simcord
 
 from bot.config import Settings
-from bot.services import services
-from bot.sessions import GameSession
 from bot.storage.urls import parse_database_url
 from bot.ui.i18n import t
-from tests.helpers import World, custom_ids, game_message, make_settings, mentioned, move_ids, said
+from tests.helpers import (
+    World,
+    accepted_challenge,
+    custom_ids,
+    game_message,
+    logged_moves,
+    make_settings,
+    mentioned,
+    move_ids,
+    said,
+)
 from tests.postgres import fresh_schema
 
 
@@ -112,32 +121,22 @@ def settings(postgres: tuple[str, TcpProxy], tmp_path: Path) -> Settings:
     return make_settings(tmp_path / "unused.db", database=parse_database_url(postgres[0]))
 
 
-async def started_duel(world: World) -> GameSession:
-    challenged = await world.alice.slash(world.games, "puluc challenge", opponent=world.bob)
-    assert challenged.response is not None
-    (accept,) = custom_ids(challenged.response, "puluc:accept:")
-    await world.bob.click(challenged.response.message, custom_id=accept)
-    session = services(world.env.bot).manager.in_channel(world.games.id)
-    assert session is not None
-    return session
-
-
-async def moves_in_log(world: World, game_id: int) -> list[str]:
-    stored = await services(world.env.bot).storage.game_log(game_id)
-    return [e.payload["move"] for e in stored.events if e.kind == "move"]
+def next_click(world: World) -> tuple[discord.Message, int, str]:
+    """The game message, whose turn it is, and the first move button there."""
+    board = game_message(world.games)
+    (mover,) = mentioned(board)
+    return board, mover, move_ids(board)[0]
 
 
 async def test_postgres_down_and_back_up_mid_game(
     world: World, simcord_env: simcord.Env, postgres: tuple[str, TcpProxy]
 ) -> None:
     _, proxy = postgres
-    session = await started_duel(world)
-    board = game_message(world.games)
-    await world.member(mentioned(board)[0]).click(board, custom_id=move_ids(board)[0])
-    played = await moves_in_log(world, session.game_id)
-    board = game_message(world.games)
-    (mover,) = mentioned(board)
-    button = move_ids(board)[0]
+    session = await accepted_challenge(world)
+    board, mover, button = next_click(world)
+    await world.member(mover).click(board, custom_id=button)
+    played = await logged_moves(world, session.game_id)
+    board, mover, button = next_click(world)
     state = session.state
 
     await proxy.stop()  # the server goes down
@@ -153,7 +152,7 @@ async def test_postgres_down_and_back_up_mid_game(
     again = await world.member(mover).click(board, custom_id=button)
 
     assert not said(again)
-    assert await moves_in_log(world, session.game_id) == [*played, button.split(":", 4)[4]]
+    assert await logged_moves(world, session.game_id) == [*played, button.split(":", 4)[4]]
     assert session.state.seq > state.seq
 
 
@@ -161,10 +160,8 @@ async def test_a_move_committed_as_the_connection_is_cut_counts_once(
     world: World, simcord_env: simcord.Env, postgres: tuple[str, TcpProxy]
 ) -> None:
     _, proxy = postgres
-    session = await started_duel(world)
-    board = game_message(world.games)
-    (mover,) = mentioned(board)
-    button = move_ids(board)[0]
+    session = await accepted_challenge(world)
+    board, mover, button = next_click(world)
     state = session.state
 
     proxy.cut_at = b"COMMIT"
@@ -172,7 +169,7 @@ async def test_a_move_committed_as_the_connection_is_cut_counts_once(
 
     assert proxy.cut_at is None  # the cut happened
     assert not said(clicked)  # no "not played": it was
-    assert await moves_in_log(world, session.game_id) == [button.split(":", 4)[4]]
+    assert await logged_moves(world, session.game_id) == [button.split(":", 4)[4]]
     assert session.state.seq > state.seq
     shown = game_message(world.games)
     assert move_ids(shown) != move_ids(board) and mentioned(shown) != [mover]

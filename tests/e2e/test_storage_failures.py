@@ -18,10 +18,18 @@ import pytest
 import simcord
 
 from bot.config import Settings
-from bot.services import services
-from bot.sessions import GameSession
 from bot.ui.i18n import t
-from tests.helpers import World, custom_ids, game_message, make_settings, mentioned, move_ids, said
+from tests.helpers import (
+    World,
+    accepted_challenge,
+    custom_ids,
+    game_message,
+    logged_moves,
+    make_settings,
+    mentioned,
+    move_ids,
+    said,
+)
 
 DISK_BYTES = 2 * 1024 * 1024  # room for the schema, its WAL and a few games
 
@@ -69,21 +77,6 @@ def settings(small_disk: SmallDisk) -> Settings:
     return make_settings(small_disk.root / "puluc.db")
 
 
-async def started_duel(world: World) -> GameSession:
-    challenged = await world.alice.slash(world.games, "puluc challenge", opponent=world.bob)
-    assert challenged.response is not None
-    (accept,) = custom_ids(challenged.response, "puluc:accept:")
-    await world.bob.click(challenged.response.message, custom_id=accept)
-    session = services(world.env.bot).manager.in_channel(world.games.id)
-    assert session is not None
-    return session
-
-
-async def moves_in_log(world: World, game_id: int) -> list[str]:
-    stored = await services(world.env.bot).storage.game_log(game_id)
-    return [e.payload["move"] for e in stored.events if e.kind == "move"]
-
-
 def with_buttons(world: World) -> list[int]:
     return [m.id for m in world.games.history() if custom_ids(m, enabled=False)]
 
@@ -91,11 +84,11 @@ def with_buttons(world: World) -> list[int]:
 async def test_a_full_disk_refuses_the_move_clearly_and_the_same_click_works_once_there_is_room(
     world: World, simcord_env: simcord.Env, small_disk: SmallDisk, caplog: pytest.LogCaptureFixture
 ) -> None:
-    session = await started_duel(world)
+    session = await accepted_challenge(world)
     for _ in range(2):
         board = game_message(world.games)
         await world.member(mentioned(board)[0]).click(board, custom_id=move_ids(board)[0])
-    played = await moves_in_log(world, session.game_id)
+    played = await logged_moves(world, session.game_id)
     board = game_message(world.games)
     (mover,) = mentioned(board)
     button = move_ids(board)[-1]
@@ -118,6 +111,6 @@ async def test_a_full_disk_refuses_the_move_clearly_and_the_same_click_works_onc
     again = await world.member(mover).click(board, custom_id=button)
 
     assert not said(again)
-    assert await moves_in_log(world, session.game_id) == [*played, button.split(":", 4)[4]]
+    assert await logged_moves(world, session.game_id) == [*played, button.split(":", 4)[4]]
     assert session.state.seq > state.seq
     assert game_message(world.games).id == board.id and move_ids(game_message(world.games)) != move_ids(board)

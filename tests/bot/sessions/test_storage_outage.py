@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.sessions import GameOptions, SessionManager
+from bot.sessions import GameOptions, GameSession, GameState, SessionManager
 from bot.sessions.errors import MoveNotSaved, NotSaved, StaleAction
 from bot.sessions.timers import RETRY_SECONDS
 from bot.storage.errors import StorageUnavailable
@@ -16,34 +16,44 @@ from bot.storage.protocol import GameRepository
 from tests.helpers import AI_DELAY, ALICE, BOB, CHANNEL, FakeClock, started_duel
 
 
-def fail_next(monkeypatch: pytest.MonkeyPatch, repo: GameRepository, method: str, reason: str = "disk_full") -> None:
-    """The repository's next call of `method` fails as a full disk would (nothing is written); later ones work."""
+def fail_next(monkeypatch: pytest.MonkeyPatch, repo: GameRepository, method: str, reason: str = "disk_full", *,
+              stored: bool = False) -> None:
+    """The repository's next call of `method` fails as the database would (`StorageUnavailable`): before it
+    wrote anything, or (`stored`) after its write was committed, as when the answer to COMMIT is lost.
+    Later calls work."""
     real: Callable[..., Awaitable[Any]] = getattr(repo, method)
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
         monkeypatch.setattr(repo, method, real)
-        raise StorageUnavailable("the disk holding the database is full", reason=reason)
+        if stored:
+            await real(*args, **kwargs)
+        raise StorageUnavailable(f"the database failed ({reason})", reason=reason)
 
     monkeypatch.setattr(repo, method, failing)
+
+
+def to_play(session: GameSession) -> tuple[GameState, int, str]:
+    """The game as it stands, the user to move and a legal move of theirs."""
+    state = session.state
+    mover = state.to_move
+    assert mover is not None and mover.user_id is not None
+    return state, mover.user_id, state.legal_options()[0].notation
 
 
 async def test_a_move_the_database_cannot_save_is_not_played(
     manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = await started_duel(manager)
-    before = session.state
-    mover = before.to_move
-    assert mover is not None and mover.user_id is not None
-    move = before.legal_options()[0].notation
+    before, mover_id, move = to_play(session)
     fail_next(monkeypatch, repo, "append_events")
 
     with pytest.raises(MoveNotSaved) as refused:
-        await session.play(mover.user_id, move, turn=before.seq)
+        await session.play(mover_id, move, turn=before.seq)
 
     assert refused.value.key == "error.move_not_saved" and refused.value.reason == "disk_full"
     assert session.state is before
     assert (await repo.game_log(before.game_id)).game.last_seq == before.seq
-    played = await session.play(mover.user_id, move, turn=before.seq)  # the same click, a moment later
+    played = await session.play(mover_id, move, turn=before.seq)  # the same click, a moment later
     assert played.state.seq > before.seq
     log = await repo.game_log(before.game_id)
     assert [e.payload["move"] for e in log.events if e.kind == "move"] == [move]
@@ -103,29 +113,14 @@ async def test_an_ai_move_the_database_cannot_save_is_tried_again_later(
     assert session.state.seq > waiting.seq
 
 
-def lose_next_answer(monkeypatch: pytest.MonkeyPatch, repo: GameRepository, method: str) -> None:
-    """The repository's next `method` call is stored, but its answer is lost (a connection dropped at COMMIT)."""
-    real: Callable[..., Awaitable[Any]] = getattr(repo, method)
-
-    async def stored_then_lost(*args: Any, **kwargs: Any) -> Any:
-        monkeypatch.setattr(repo, method, real)
-        await real(*args, **kwargs)
-        raise StorageUnavailable("the connection to PostgreSQL was closed", reason="unreachable")
-
-    monkeypatch.setattr(repo, method, stored_then_lost)
-
-
 async def test_a_move_stored_although_the_answer_was_lost_counts_once(
     manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = await started_duel(manager)
-    before = session.state
-    mover = before.to_move
-    assert mover is not None and mover.user_id is not None
-    move = before.legal_options()[0].notation
-    lose_next_answer(monkeypatch, repo, "append_events")
+    before, mover_id, move = to_play(session)
+    fail_next(monkeypatch, repo, "append_events", "unreachable", stored=True)
 
-    played = await session.play(mover.user_id, move, turn=before.seq)
+    played = await session.play(mover_id, move, turn=before.seq)
 
     assert played.state.seq > before.seq
     log = await repo.game_log(before.game_id)
@@ -137,17 +132,14 @@ async def test_a_save_in_doubt_is_read_back_before_the_next_action(
     manager: SessionManager, repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = await started_duel(manager)
-    before = session.state
-    mover = before.to_move
-    assert mover is not None and mover.user_id is not None
-    move = before.legal_options()[0].notation
-    lose_next_answer(monkeypatch, repo, "append_events")
+    before, mover_id, move = to_play(session)
+    fail_next(monkeypatch, repo, "append_events", "unreachable", stored=True)
     fail_next(monkeypatch, repo, "game_log", reason="unreachable")  # and the log cannot be read back yet
 
     with pytest.raises(MoveNotSaved):
-        await session.play(mover.user_id, move, turn=before.seq)
+        await session.play(mover_id, move, turn=before.seq)
     with pytest.raises(StaleAction):  # the same click again: the move is in the log, the button is old
-        await session.play(mover.user_id, move, turn=before.seq)
+        await session.play(mover_id, move, turn=before.seq)
 
     stored = await repo.game_log(before.game_id)
     assert session.state.seq == stored.game.last_seq > before.seq
