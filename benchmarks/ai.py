@@ -15,8 +15,9 @@ about half the true spread on Bell. Game i of a pairing always gets the same dic
 games extends a shorter one: `--log FILE` appends one JSON line per game, `--first` skips games already played,
 and `--report FILE...` prints the table of logged games. Work is counted in search nodes (deterministic);
 move times depend on the machine's load, so note `uptime` with them. For the exact strength of a Bell player,
-and what is possible at all, see `benchmarks/bell_exact.py`. `--calibrate` prints search nodes per millisecond
-and the spread of `win_probability` at several budgets. Prints numbers, asserts nothing.
+and what is possible at all, see `benchmarks/exact_1v1.py`. `--calibrate` prints search nodes per millisecond
+and the spread of `win_probability` at several budgets; `--depth` how many turns hard's search reaches at turns
+with a real choice (more than one way the turn can end) and its time there. Prints numbers, asserts nothing.
 
 Goals (issue 18): hard beats medium with a lower 95% bound above 50% on every 1 v 1 variant; on traditional
 ants 2 v 2 in at least 60% of 1,000 paired games (lower bound 57%); hard p95 move time at most 300 ms.
@@ -37,10 +38,15 @@ from pathlib import Path
 
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
+import puluc.ai
 from puluc import Position, Rules, Throw
-from puluc.ai import NODES_PER_MS, choose_move, win_probability
+from puluc.ai import NODES_PER_MS, choose_move, nodes_for, win_probability
 from puluc.ai.evaluate import model_for
-from puluc.ai.search import search
+from puluc.ai.search import search, turn_ends
+
+# No wall-clock cut-off here: every search runs to its node budget whatever the machine's load, so the numbers
+# depend on the seeds alone (move times are still measured, and printed with the CPU time beside them).
+puluc.ai.SAFETY_FACTOR = math.inf
 
 PRESET_NAMES = ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
 PAIRINGS = ("hard-easy", "hard-medium", "medium-easy")
@@ -250,6 +256,50 @@ def sample_positions(rules: Rules, count: int, seed: int) -> list[Position]:
     return found
 
 
+def real_choices(rules: Rules, count: int, seed: int) -> list[Position]:
+    """Positions where a turn starts and its throws can end it in more than one way, from medium's games."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position.start(rules, "AB"[len(found) % 2])
+        while not pos.is_over and len(found) < count:
+            if pos.must_throw:
+                pos = pos.throw([Throw.roll(rng, rules.sticks).value for _ in range(rules.throws_per_turn)])
+                if pos.pending and len(turn_ends(pos)) > 1 and rng.random() < 0.3:
+                    found.append(pos)
+                continue
+            pos = pos.play(choose_move(pos, "medium", rng))
+    return found
+
+
+def depth(args: argparse.Namespace) -> None:
+    """How deep hard's search gets at turns with a real choice, and how long it takes (one process)."""
+    for variant in expand(args.variant):
+        rules = variant_rules(variant)
+        model = model_for(rules)
+        nodes = nodes_for(rules, args.budget_ms)
+        depths: dict[int, int] = {}
+        wall: list[float] = []
+        cpu: list[float] = []
+        spent = 0
+        positions = real_choices(rules, args.positions, args.seed)
+        search(model, positions[0], nodes, time.perf_counter() + 60)  # warm-up: tables and caches
+        for pos in positions:
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            result = search(model, pos, nodes, time.perf_counter() + 60)
+            wall.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.thread_time() - start_cpu) * 1000)
+            depths[result.depth] = depths.get(result.depth, 0) + 1
+            spent += result.nodes
+        shares = ", ".join(f"{d}: {100 * n / len(positions):.0f}%" for d, n in sorted(depths.items()))
+        print(
+            f"{variant:<24} {len(positions)} turns with a choice, {nodes} nodes: turns searched {shares}; "
+            f"ms p50 {percentile(wall, 50):.0f} p95 {percentile(wall, 95):.0f} (cpu p95 {percentile(cpu, 95):.0f}); "
+            f"{spent / sum(cpu):.0f} nodes per cpu ms",
+            flush=True,
+        )
+
+
 def calibrate(args: argparse.Namespace) -> None:
     """Nodes per millisecond of the search, and win_probability's spread against its budget."""
     for variant in expand(args.variant):
@@ -291,11 +341,15 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="append each game as a JSON line to this file")
     parser.add_argument("--report", type=Path, nargs="+", help="print the table of these logs and stop")
     parser.add_argument("--calibrate", action="store_true", help="measure nodes/ms and win_probability spread")
+    parser.add_argument("--depth", action="store_true", help="hard's search depth and time at real choices")
+    parser.add_argument("--positions", type=int, default=100, help="turns sampled by --depth")
     args = parser.parse_args()
     if args.report:
         report(args.report, args.budget_ms, args.seed)
     elif args.calibrate:
         calibrate(args)
+    elif args.depth:
+        depth(args)
     else:
         tournament(args)
 

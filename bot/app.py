@@ -51,7 +51,9 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.play",
     "bot.cogs.info",
     "bot.cogs.settings",
+    "bot.cogs.seasons",  # after settings: it joins the /puluc-admin group
     "bot.cogs.ladders",
+    "bot.cogs.tournament",
 )
 
 # `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.

@@ -1,7 +1,8 @@
 """The composition root: the services every cog shares, built once per bot from the settings and the database.
 
-`start_game_services` wires the session manager to the database, reloads every open game, registers the
-persistent components and starts the deadline loop; `stop_game_services` stops the loop. The clock is
+`start_game_services` wires the session manager to the database, reloads every open game and then every
+open tournament, registers the persistent components and starts the deadline loops; `stop_game_services`
+stops them. The clock is
 `discord.utils.utcnow`, so deadlines, cooldowns and Discord timestamps agree. This module must never hold
 game rules or answer interactions.
 """
@@ -20,8 +21,11 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
+from bot.sessions.tournaments.manager import TournamentManager
+from bot.sessions.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
 from bot.storage.protocol import Storage
 from bot.ui.presenter import CHART_POINT_BUDGET_MS, Presenter
+from bot.ui.tournament_presenter import DiscordRooms, TournamentPresenter
 from bot.ui.views.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -59,6 +63,7 @@ class GameServices:
     manager: SessionManager
     presenter: Presenter
     cooldowns: Cooldowns
+    tournaments: TournamentManager
 
 
 def storage_of(client: discord.Client) -> Storage:
@@ -110,13 +115,24 @@ async def start_game_services(
 
     presenter.store_locale = stored_locale
     manager.add_listener(show)
+    # An adjudication settles a match: it thinks as long as the AI may for a few moves.
+    tournaments = TournamentManager(
+        storage, manager, rooms=DiscordRooms(presenter), clock=clock,
+        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms),
+    )
+    tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
     loaded = await manager.load()
+    await tournaments.load()  # after the games: it marks their match games
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     manager.start_timers()
+    tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
-    return GameServices(settings, storage, manager, presenter, Cooldowns(settings.command_cooldown_seconds, clock))
+    return GameServices(settings, storage, manager, presenter, Cooldowns(settings.command_cooldown_seconds, clock),
+                        tournaments)
 
 
 async def stop_game_services(found: GameServices) -> None:
+    await found.tournaments.stop_timers()
     await found.manager.stop_timers()
+    await found.manager.settled()
     await found.presenter.close()

@@ -5,11 +5,13 @@ test did not declare. The helpers behind them live in `tests/helpers.py`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
+import simcord.interactions as sim_interactions
 
 from bot.app import PulucBot
 from bot.config import Settings
@@ -125,3 +127,21 @@ def restored_logging() -> Iterator[logging.Logger]:
     root.handlers[:] = handlers
     root.setLevel(level)
     logging.captureWarnings(False)
+
+
+@pytest.fixture
+def interaction_locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """SimCord always sends en-US; `interaction_locale("fr")` makes every later interaction come from a client
+    in that locale (by rewriting the interaction payload, a private SimCord API)."""
+
+    def set_locale(locale: str) -> None:
+        original = sim_interactions.base_payload
+
+        def patched(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+            record, payload = original(*args, **kwargs)
+            payload["locale"] = locale
+            return record, payload
+
+        monkeypatch.setattr(sim_interactions, "base_payload", patched)
+
+    return set_locale

@@ -32,22 +32,28 @@ def puluc_group(bot: commands.Bot) -> app_commands.Group:
 
 
 class PulucCog(commands.Cog):
-    """A cog whose slash commands are subcommands of `/puluc`."""
+    """A cog whose slash commands are subcommands of `/puluc`; its persistent components (`dynamic_items`)
+    are registered with the bot while it is loaded."""
+
+    dynamic_items: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self._moved: list[app_commands.Command[Any, ..., Any]] = []
+        self._moved: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = []
 
     async def cog_load(self) -> None:
         group = puluc_group(self.bot)
         for command in self.__cog_app_commands__:
-            if isinstance(command, app_commands.Command):
+            # A subcommand, or a group of them (`/puluc tournament create`).
+            if isinstance(command, app_commands.Command | app_commands.Group):
                 group.add_command(command, override=True)
                 self._moved.append(command)
         # The commands now live in the group; the cog must not also add them as top-level commands.
         self.__cog_app_commands__ = [c for c in self.__cog_app_commands__ if c not in self._moved]
+        self.bot.add_dynamic_items(*self.dynamic_items)
 
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.dynamic_items)
         group = puluc_group(self.bot)
         for command in self._moved:
             group.remove_command(command.name)

@@ -54,7 +54,7 @@ class Info(PulucCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         legend = await asyncio.to_thread(render_legend_png, lang)
         await interaction.followup.send(
-            embeds=[messages.help_embed(lang), messages.board_help_embed(lang)],
+            embeds=messages.help_embeds(lang),
             file=discord.File(io.BytesIO(legend), filename=messages.LEGEND_FILE),
             ephemeral=True,
         )

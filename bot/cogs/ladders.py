@@ -1,5 +1,5 @@
-"""Ladders and players: `/puluc leaderboard`, `profile`, `history`, `replay`, `privacy` and `forget-me`,
-plus the leaderboard's Previous / Next buttons and forget-me's confirmation.
+"""Ladders and players: `/puluc leaderboard` (a closed season's too), `profile`, `history`, `replay`, `privacy`
+and `forget-me`, plus the leaderboards' Previous / Next buttons and forget-me's confirmation.
 
 Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -44,10 +45,14 @@ from bot.ui.ladder_embeds import (
     profile_embed,
 )
 from bot.ui.replays import replay_of
-from bot.ui.replies import report_error
-from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view
+from bot.ui.replies import Refusal, report_error
+from bot.ui.season_embeds import season_embed
+from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view, season_view
 
 log = logging.getLogger(__name__)
+
+# A leaderboard page as one viewer sees it (their own place marked): the embed and its Previous / Next.
+PageFor = Callable[[int], Awaitable[tuple[discord.Embed, discord.ui.View | None]]]
 
 HISTORY_LENGTH = 10
 FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked for again
@@ -59,13 +64,7 @@ CHART_THEME = "dark"
 class Ladders(PulucCog):
     """Leaderboards, profiles, game history, replays and the player's own data."""
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        await super().cog_unload()
+    dynamic_items = DYNAMIC_ITEMS
 
     @property
     def store(self) -> Storage:
@@ -74,16 +73,47 @@ class Ladders(PulucCog):
     # -- leaderboard ------------------------------------------------------------------------------------
 
     @app_commands.command(name=command_name("leaderboard"), description=command_description("leaderboard"))
-    @app_commands.rename(scope=option_name("leaderboard", "scope"), ladder=option_name("leaderboard", "ladder"))
+    @app_commands.rename(scope=option_name("leaderboard", "scope"), ladder=option_name("leaderboard", "ladder"),
+                         season=option_name("leaderboard", "season"))
     @app_commands.describe(scope=option_description("leaderboard", "scope"),
-                           ladder=option_description("leaderboard", "ladder"))
+                           ladder=option_description("leaderboard", "ladder"),
+                           season=option_description("leaderboard", "season"))
     @app_commands.choices(scope=choices("scope"), ladder=choices("ladder"))
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], scope: str = "server", ladder: str = "duel"
+        self, interaction: discord.Interaction[Any], scope: str = "server", ladder: str = "duel",
+        season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        if season is not None:
+            if scope_id == GLOBAL_SCOPE:
+                raise Refusal("error.season.global")
+            current = await self.store.current_season(scope_id)
+            if season > current:
+                raise Refusal("error.season.unknown", season=season, current=current)
+            if season < current:  # a closed season: its archived leaderboard
+                embed, view = await self._season_page(interaction, season, ladder, 0, interaction.user.id)
+                await interaction.response.send_message(embed=embed, view=_or_missing(view))
+                return
         embed, view = await self._page(interaction, scope_id, ladder, 0, interaction.user.id)
         await interaction.response.send_message(embed=embed, view=_or_missing(view))
+
+    async def _season_page(
+        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        lang = language_for(interaction.locale)
+        found = await self.store.season_leaderboard(interaction.guild_id, season, ladder, page, caller_id=owner)
+        view = season_view(season, ladder, page, owner, lang, has_previous=found.has_previous,
+                           has_next=found.has_next)
+        return season_embed(found, lang, owner), view
+
+    async def show_season_page(
+        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
+    ) -> None:
+        """Previous / Next on a closed season's leaderboard: turned as the live one is (`_turn`)."""
+        await self._turn(interaction, owner,
+                         lambda viewer: self._season_page(interaction, season, ladder, page, viewer))
 
     async def _page(
         self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
@@ -97,14 +127,18 @@ class Ladders(PulucCog):
     async def show_page(
         self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
     ) -> None:
-        """A Previous / Next press: the owner turns the page in place; anyone else gets their own copy
-        of that page (only to them), showing their own place rather than the owner's."""
+        """A Previous / Next press on a leaderboard (`_turn`)."""
+        await self._turn(interaction, owner, lambda viewer: self._page(interaction, scope, ladder, page, viewer))
+
+    async def _turn(self, interaction: discord.Interaction[Any], owner: int, page_for: PageFor) -> None:
+        """The owner turns the page in place; anyone else gets their own copy of that page (only to them),
+        showing their own place rather than the owner's."""
         try:
             if interaction.user.id == owner:
-                embed, view = await self._page(interaction, scope, ladder, page, owner)
+                embed, view = await page_for(owner)
                 await interaction.response.edit_message(embed=embed, view=view)
             else:
-                embed, view = await self._page(interaction, scope, ladder, page, interaction.user.id)
+                embed, view = await page_for(interaction.user.id)
                 await interaction.response.send_message(embed=embed, view=_or_missing(view), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
@@ -156,7 +190,8 @@ class Ladders(PulucCog):
         lang = language_for(interaction.locale)
         refusal = await self._replay_refusal(interaction, game_id)
         if refusal is not None:
-            await interaction.response.send_message(t(refusal, lang, game_id=game_id), ephemeral=True)
+            text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit)

@@ -1,5 +1,5 @@
-"""Opening games: `/puluc new` (a lobby), `/puluc challenge`, `/puluc ai`, `/puluc cancel`, and the lobby,
-challenge and rematch buttons.
+"""Opening games: `/puluc new` (a lobby), `/puluc challenge`, `/puluc ai`, `/puluc cancel`, and the lobby
+(Balance teams included), challenge and rematch buttons.
 
 Each handler checks the bot's permissions and the caller's limits first, then asks the session layer,
 then shows the result through the presenter; refusals become one ephemeral sentence (`bot.ui.replies`).
@@ -8,6 +8,8 @@ This module must never decide who may sit where or when a game starts: `bot.sess
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -16,14 +18,17 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
-from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, Place, Player
-from bot.sessions.errors import NoGameHere
+from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession, Place, Player, SeatState
+from bot.sessions.balance import Split, best_split
+from bot.sessions.errors import HostOnly, NoGameHere
+from bot.sessions.state import ADDED_RULES
 from bot.settings_spec import TURN_TIMER_SECONDS
+from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
 
-NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread")
+NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
 
@@ -95,9 +100,13 @@ class Lobby(PulucCog):
         ranked: bool | None = None,
         turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
+        fire: bool = False,
+        scorpion: bool = False,
+        eagle_returns: bool = False,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
-        options = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        chosen = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        options = replace(chosen, fire=fire, scorpion=scorpion, eagle_returns=eagle_returns)
         options.rules()  # refuse impossible rules before anything is created
         host = player_of(interaction.user)
         manager = self.games.manager
@@ -197,9 +206,37 @@ class Lobby(PulucCog):
             result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
         elif kind == "decline":
             result = await session.decline(user.id, int(component.arg))
+        elif kind == "balance":
+            result, split = await self._balance(session, user.id)
+            await games.presenter.show(result, interaction)
+            lang = await games.presenter.language(result.state)
+            await interaction.followup.send(t("lobby.balanced", lang, a=round(split.chance_a * 100),
+                                              b=round((1 - split.chance_a) * 100)))
+            return
         else:
             raise ValueError(f"the lobby does not handle {kind} components")
         await games.presenter.show(result, interaction)
+
+    async def _balance(self, session: GameSession, user_id: int) -> tuple[ActionResult, Split[str]]:
+        """The host's Balance teams: every seat weighed by its rating (an AI seat by its level's), the most even
+        split computed off the event loop, then the players seated so."""
+        state = session.state
+        if user_id != state.host_id:
+            raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+        skills = {seat.seat: await self._skill(seat) for seat in state.seats}
+        split = await asyncio.to_thread(best_split, [s.seat for s in state.seats],
+                                        {s.seat: s.team for s in state.seats}, ratings.win_chances(skills))
+        return await session.arrange(user_id, split.team_a, split.team_b), split
+
+    async def _skill(self, seat: SeatState) -> ratings.Skill:
+        """A human's rating on the all-servers team ladder, else their 1 v 1 one, else a newcomer's."""
+        if seat.ai_level is not None:
+            return ratings.AI_SKILLS[seat.ai_level]
+        if seat.user_id is None:
+            return ratings.NEWCOMER
+        store = self.games.storage
+        found = await store.skill(seat.user_id, "team") or await store.skill(seat.user_id, "duel")
+        return found or ratings.NEWCOMER
 
     async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         games = self.games

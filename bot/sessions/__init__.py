@@ -12,6 +12,7 @@ from bot.sessions.errors import SessionError
 from bot.sessions.manager import Limits, SessionManager, engine_picker, system_seed
 from bot.sessions.results import (
     ActionResult,
+    Arranged,
     Cancelled,
     Finished,
     Happening,
@@ -25,12 +26,24 @@ from bot.sessions.results import (
     TimedOut,
 )
 from bot.sessions.session import GameSession, MovePicker
-from bot.sessions.state import AI_LEVELS, DEFAULT_VARIANT, GameOptions, GameState, MoveOption, Place, Player, SeatState
+from bot.sessions.state import (
+    AI_LEVELS,
+    DEFAULT_VARIANT,
+    MAX_TIMEOUTS,
+    GameOptions,
+    GameState,
+    MoveOption,
+    Place,
+    Player,
+    SeatState,
+)
 
 __all__ = [
     "AI_LEVELS",
     "DEFAULT_VARIANT",
+    "MAX_TIMEOUTS",
     "ActionResult",
+    "Arranged",
     "Cancelled",
     "Finished",
     "GameOptions",

@@ -5,19 +5,23 @@ Shared by the session's actions; no locks, no storage, no discord.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
     GameOver,
+    HostOnly,
     NotAPlayer,
     NotStarted,
     NotYourTurn,
     SeatPlayedByAI,
+    SeatsEmpty,
+    StaleAction,
     TeamFull,
 )
-from bot.sessions.state import GameState, Player, SeatState
+from bot.sessions.state import MAX_TIMEOUTS, GameState, Player, SeatState
 
 
 def require_lobby(state: GameState) -> GameState:
@@ -44,7 +48,7 @@ def mover(state: GameState, user_id: int) -> SeatState:
     if seat is None or seat.user_id != user_id:
         raise NotYourTurn(f"game {state.game_id}: {state.position and state.position.to_move} is to move")
     if seat.taken_over:
-        raise SeatPlayedByAI(f"game {state.game_id}: the AI plays {seat.seat} now")
+        raise SeatPlayedByAI(f"game {state.game_id}: the AI plays {seat.seat} now", limit=MAX_TIMEOUTS)
     return seat
 
 
@@ -66,3 +70,28 @@ def free_seat(state: GameState, team: str | None) -> str:
 def with_seat(state: GameState, seat: SeatState) -> GameState:
     order = state.rules.seats
     return replace(state, seats=tuple(sorted((*state.seats, seat), key=lambda s: order.index(s.seat))))
+
+
+def require_starter(state: GameState, user_id: int) -> None:
+    """The host starts a lobby; a tournament match has no host, so either of its players starts it."""
+    if state.tournament_id is not None:
+        if state.seat_of(user_id) is None:
+            raise NotAPlayer(f"user {user_id} does not play match game {state.game_id}")
+    elif user_id != state.host_id:
+        raise HostOnly(f"user {user_id} may not start game {state.game_id}")
+
+
+def rearranged(state: GameState, user_id: int, team_a: Sequence[str], team_b: Sequence[str]) -> GameState:
+    """The full lobby with the players of the seats `team_a` in A1, A2, ... and those of `team_b` in B1, B2, ...
+    (only the host may; a lobby that changed since the split was computed refuses it as stale)."""
+    if user_id != state.host_id:
+        raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+    if state.free_seats():
+        raise SeatsEmpty(f"game {state.game_id} has empty seats {state.free_seats()}")
+    now = {seat.seat: seat for seat in state.seats}
+    if sorted([*team_a, *team_b]) != sorted(now) or len(team_a) != len(team_b):
+        raise StaleAction(f"game {state.game_id}: {team_a} v {team_b} is not its seats {sorted(now)}")
+    seats = [replace(now[old], seat=f"{team}{place}")
+             for team, names in (("A", team_a), ("B", team_b)) for place, old in enumerate(names, start=1)]
+    order = state.rules.seats
+    return replace(state, seats=tuple(sorted(seats, key=lambda s: order.index(s.seat))))

@@ -79,6 +79,12 @@ class IllegalMoveError(SessionError):
     key = "error.illegal_move"
 
 
+class UnreadableMove(IllegalMoveError):
+    """Typed text that is not move notation at all (the engine's InvalidMoveError)."""
+
+    key = "error.move_notation"
+
+
 class HostOnly(SessionError):
     key = "error.host_only"
 
@@ -107,8 +113,15 @@ class HintNotAllowed(SessionError):
     key = "error.hint_ranked"
 
 
+class TournamentMatch(SessionError):
+    """A tournament match cannot be left, cancelled or rematched on its own: its tournament decides."""
+
+    key = "error.tournament.match_game"
+
+
 class InvalidOptions(SessionError):
-    """The game options do not make a valid set of rules (the engine's reason is in `params['reason']`)."""
+    """The game options do not make a valid set of rules. `params` hold the reason in the engine's terms:
+    `code` (a `puluc.ErrorCode` value) and the fields that explain it (`field`, `value`, `low`, `high`, ...)."""
 
     key = "error.invalid_rules"
 

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
@@ -21,7 +21,7 @@ from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
-from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number
+from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ActionResult], Awaitable[None]]
+EndListener = Callable[[GameState], Awaitable[None]]
 
 
 def system_seed() -> int:
@@ -98,6 +99,8 @@ class SessionManager:
         self.limits = limits
         self._sessions: dict[int, GameSession] = {}
         self._listeners: list[Listener] = []
+        self._end_listeners: list[EndListener] = []
+        self._ending: set[asyncio.Task[None]] = set()
         self._create_lock = asyncio.Lock()
         self.deadlines = DeadlineScheduler(clock, self._fire)
 
@@ -124,6 +127,16 @@ class SessionManager:
     def add_listener(self, listener: Listener) -> None:
         """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
         self._listeners.append(listener)
+
+    def add_end_listener(self, listener: EndListener) -> None:
+        """`listener(state)` runs once for every game that ends (finished or cancelled), however it ended: in
+        a task of its own, so the action that ended the game never waits for it (tournaments use this)."""
+        self._end_listeners.append(listener)
+
+    async def settled(self) -> None:
+        """Wait until every end listener started so far has run (tests, and shutdown)."""
+        while self._ending:
+            await asyncio.gather(*self._ending, return_exceptions=True)
 
     # -- finding games ----------------------------------------------------------------------------------
 
@@ -159,7 +172,7 @@ class SessionManager:
         """A 1 v 1 invitation: the host in A1, waiting for `opponent` to accept."""
         if opponent.user_id == host.user_id:
             raise SelfChallenge(f"user {host.user_id} challenged themselves")
-        one_v_one = GameOptions(options.variant, 1, options.setup, options.ranked, options.turn_timer)
+        one_v_one = replace(options, team_size=1)
         one_v_one.rules()
         async with self._create_lock:
             self.check_can_host(host.user_id, place)
@@ -169,12 +182,12 @@ class SessionManager:
 
     async def play_ai(self, player: Player, place: Place, options: GameOptions, level: str) -> ActionResult:
         """A casual 1 v 1 against the AI, started at once."""
-        casual = GameOptions(options.variant, 1, options.setup, False, options.turn_timer)
+        casual = replace(options, team_size=1, ranked=False)
         casual.rules()
         async with self._create_lock:
             self.check_can_host(player.user_id, place)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
-                     SeatState("B1", f"AI ({level})", ai_level=level)]
+                     SeatState("B1", ai_seat_name(level), ai_level=level)]
             state = await self._create(player, place, casual, seats)
         return await self.get(state.game_id).start(player.user_id, self.seeds())
 
@@ -184,8 +197,7 @@ class SessionManager:
         old = finished.seat_of(player.user_id)
         if old is None:
             raise NotAPlayer(f"user {player.user_id} did not play game {finished.game_id}")
-        options = GameOptions(finished.variant, finished.rules.team_size, finished.rules.setup,
-                              finished.ranked, finished.turn_timer)
+        options = GameOptions.of_game(finished.variant, finished.rules, finished.ranked, finished.turn_timer)
         seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
         seats += [s for s in finished.seats if s.ai_level is not None]
         async with self._create_lock:
@@ -194,6 +206,24 @@ class SessionManager:
         if state.free_seats():
             return ActionResult(state, None, tuple(Joined(s.seat, s.name, s.ai_level) for s in state.seats))
         return await self.get(state.game_id).start(player.user_id, self.seeds())
+
+    async def open_match(
+        self, players: tuple[Player, Player], place: Place, options: GameOptions, tournament_id: int
+    ) -> ActionResult:
+        """A tournament match: a 1 v 1 lobby in its own room with both players seated (the first in A1), no
+        host, waiting for either of them to start it. The hosting limits do not apply: the tournament opens
+        it, not the players."""
+        first, second = players
+        seats = [SeatState("A1", first.name, user_id=first.user_id), SeatState("B1", second.name,
+                                                                              user_id=second.user_id)]
+        one_v_one = GameOptions(options.variant, 1, options.setup, options.ranked, options.turn_timer)
+        async with self._create_lock:
+            busy = self.in_channel(place.channel_id)
+            if busy is not None:
+                raise ChannelBusy(f"game {busy.game_id} is open in channel {place.channel_id}",
+                                  game_id=busy.game_id, channel_id=place.channel_id, message_id=busy.state.message_id)
+            state = await self._create(None, place, one_v_one, seats, tournament_id=tournament_id)
+        return ActionResult(state, None, tuple(Joined(s.seat, s.name) for s in state.seats))
 
     async def finished_state(self, game_id: int) -> GameState:
         """A game read back from the repository (for rematch and replay of finished games)."""
@@ -220,13 +250,15 @@ class SessionManager:
 
     async def _create(
         self,
-        host: Player,
+        host: Player | None,
         place: Place,
         options: GameOptions,
         seats: list[SeatState],
         invited_id: int | None = None,
+        tournament_id: int | None = None,
     ) -> GameState:
         rules = options.rules()
+        host_id = None if host is None else host.user_id
         specs = [
             SeatSpec(s.seat, s.name, user_id=s.user_id,
                      ai_level=None if s.ai_level is None else ai_level_number(s.ai_level))
@@ -234,14 +266,15 @@ class SessionManager:
         ]
         with storage_errors():
             game_id = await self.repository.create_game(
-                guild_id=place.guild_id, channel_id=place.channel_id, host_id=host.user_id,
+                guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
                 variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
                 ranked=options.ranked, in_thread=place.in_thread, seats=specs,
             )
         state = GameState(
-            game_id=game_id, place=place, host_id=host.user_id, variant=options.variant, rules=rules,
+            game_id=game_id, place=place, host_id=host_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
             seats=tuple(sorted(seats, key=lambda s: rules.seats.index(s.seat))), invited_id=invited_id,
+            tournament_id=tournament_id,
         )
         self._add(state)
         return state
@@ -260,6 +293,17 @@ class SessionManager:
         else:
             self.deadlines.set(state.game_id, None)
             self._sessions.pop(state.game_id, None)
+            for listener in self._end_listeners:
+                task = asyncio.get_running_loop().create_task(self._tell_end(listener, state))
+                self._ending.add(task)
+                task.add_done_callback(self._ending.discard)
+
+    async def _tell_end(self, listener: EndListener, state: GameState) -> None:
+        try:
+            await listener(state)
+        except Exception:
+            # The game itself ended and is saved; whoever listens (a tournament) catches up on its next tick.
+            log.exception("an end listener failed for game %d", state.game_id)
 
     async def _fire(self, game_id: int) -> None:
         session = self._sessions.get(game_id)

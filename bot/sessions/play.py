@@ -73,13 +73,16 @@ def play_move(draft: Draft, seat: str, move: Move, by: Actor) -> None:
     pos = draft.position
     effect = pos.move_effect(move)
     after = pos.play(move)
+    remaining = list(pos.pending)
+    remaining.remove(move.throw)
+    turn_passed = not after.is_over and (after.must_throw or after.to_move != seat)
     draft.record(
         "move",
         {"seat": seat, "move": str(move), "by": by},
         position=after,
         record=(*draft.state.record, MoveEvent(move)),
     )
-    draft.happenings.append(Moved(seat, effect, by))
+    draft.happenings.append(Moved(seat, effect, by, tuple(remaining) if turn_passed else ()))
 
 
 def throw_for_turns(draft: Draft) -> None:

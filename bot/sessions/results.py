@@ -27,6 +27,13 @@ class Left:
 
 
 @dataclass(frozen=True, slots=True)
+class Arranged:
+    """The host rearranged the seated players (balanced teams): every seat with its player now."""
+
+    seats: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Started:
     first: str
     throw_off: tuple[tuple[Throw, Throw], ...]
@@ -43,9 +50,12 @@ class Thrown:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
+    """A seat played a move; `lost` are its turn's remaining throws that no move could use, so the turn passed."""
+
     seat: str
     effect: MoveEffect
     by: Actor
+    lost: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +89,7 @@ class Cancelled:
     by_user_id: int | None
 
 
-Happening = Joined | Left | Started | Thrown | Moved | TimedOut | TakenOver | Resigned | Finished | Cancelled
+Happening = Joined | Left | Arranged | Started | Thrown | Moved | TimedOut | TakenOver | Resigned | Finished | Cancelled
 
 
 @dataclass(frozen=True)

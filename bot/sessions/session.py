@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 from bot.sessions.checks import (
     free_seat,
     mover,
+    rearranged,
     require_lobby,
     require_running,
+    require_starter,
     seat_for_newcomer,
     with_seat,
 )
@@ -35,6 +37,8 @@ from bot.sessions.errors import (
     NotSaved,
     SeatsEmpty,
     StaleAction,
+    TournamentMatch,
+    UnreadableMove,
 )
 from bot.sessions.play import (
     Draft,
@@ -48,6 +52,7 @@ from bot.sessions.play import (
 from bot.sessions.replay import state_from_log
 from bot.sessions.results import (
     ActionResult,
+    Arranged,
     Cancelled,
     Finished,
     Happening,
@@ -67,6 +72,7 @@ from bot.sessions.state import (
     Player,
     SeatState,
     ai_level_number,
+    ai_seat_name,
 )
 from bot.storage.protocol import GameRepository
 from bot.storage.types import EndReason, FinishReport, NewEvent, SeatSpec
@@ -153,7 +159,7 @@ class GameSession:
             if state.seat_of(user_id) is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             seat = free_seat(state, team)
-            name = f"AI ({level})"
+            name = ai_seat_name(level)
             with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
             new = with_seat(state, SeatState(seat, name, ai_level=level))
@@ -166,6 +172,8 @@ class GameSession:
             seat = state.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
+            if state.tournament_id is not None:
+                raise TournamentMatch(f"game {state.game_id} is a match of tournament {state.tournament_id}")
             if user_id == state.host_id:
                 return await self._cancel(state, user_id, "host")
             with storage_errors():
@@ -174,12 +182,24 @@ class GameSession:
             return self._commit(new, state, [Left(seat.seat, seat.name)])
 
     async def start(self, user_id: int, seed: int) -> ActionResult:
-        """The host starts a full lobby: throw-off, then the first player's throw."""
+        """The host starts a full lobby: throw-off, then the first player's throw. A tournament match has no
+        host: either of its players starts it."""
         async with self._acting():
             state = require_lobby(self._state)
-            if user_id != state.host_id:
-                raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+            require_starter(state, user_id)
             return await self._start(state, seed, [])
+
+    async def arrange(self, user_id: int, team_a: Sequence[str], team_b: Sequence[str]) -> ActionResult:
+        """The host seats a full lobby anew (balanced teams): the players now in the seats named by `team_a`
+        take A1, A2, ... in that order, those of `team_b` take B1, B2, ..."""
+        async with self._acting():
+            state = require_lobby(self._state)
+            new = rearranged(state, user_id, team_a, team_b)
+            specs = [SeatSpec(s.seat, s.name, user_id=s.user_id,
+                              ai_level=None if s.ai_level is None else ai_level_number(s.ai_level)) for s in new.seats]
+            with storage_errors():
+                await self._repo.set_seats(state.game_id, specs)
+            return self._commit(new, state, [Arranged(tuple((s.seat, s.name) for s in new.seats))])
 
     async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
         """The challenged member takes seat B1 and the game starts."""
@@ -215,7 +235,7 @@ class GameSession:
             try:
                 move = Move.parse(move_text.strip())
             except InvalidMoveError as exc:
-                raise IllegalMoveError(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
+                raise UnreadableMove(f"unreadable move {move_text!r}", move=move_text.strip()[:20]) from exc
             draft = Draft(state)
             if seat.timeouts:
                 draft.set_timeouts(seat, 0)
@@ -244,9 +264,26 @@ class GameSession:
             state = self._state
             if not state.is_open:
                 raise GameOver(f"game {state.game_id} is {state.status}")
+            if state.tournament_id is not None:
+                raise TournamentMatch(f"game {state.game_id} is a match of tournament {state.tournament_id}")
             if user_id != state.host_id and not moderator:
                 raise HostOnly(f"user {user_id} may not cancel game {state.game_id}")
             return await self._cancel(state, user_id, "host" if user_id == state.host_id else "moderator")
+
+    async def call_off(self) -> ActionResult:
+        """The tournament ends its match early (the round's time ran out, or the tournament was cancelled):
+        nobody wins here and nothing is rated; the tournament records the match's result itself. The result's
+        `previous` state is the game as it stood (a lobby nobody started, or the position to adjudicate)."""
+        async with self._acting():
+            state = self._state
+            if not state.is_open:
+                raise GameOver(f"game {state.game_id} is {state.status}")
+            return await self._cancel(state, None, "tournament")
+
+    def bind_tournament(self, tournament_id: int) -> None:
+        """Mark a reloaded game as a match of `tournament_id` (the game row does not say so; the tournament's
+        match does)."""
+        self._state = replace(self._state, tournament_id=tournament_id)
 
     async def on_deadline(self, now: float) -> ActionResult | None:
         """Run what is due: an AI seat's move, or the move of a player whose time ran out. None when
@@ -323,7 +360,8 @@ class GameSession:
         if (fresh.seq, fresh.status) != (state.seq, state.status):
             log.warning("game %d: read back from the database at event %d (this process had %d)", self.game_id,
                         fresh.seq, state.seq)
-            self._commit(replace(fresh, invited_id=state.invited_id), state, [])
+            # What the game row does not hold stays as this process knew it.
+            self._commit(replace(fresh, invited_id=state.invited_id, tournament_id=state.tournament_id), state, [])
 
     async def _landed(self, first_seq: int, events: list[NewEvent], *, finished: bool) -> bool:
         """Whether a save that failed was stored after all (see `bot.sessions.saving.landed`); when that
@@ -360,7 +398,7 @@ class GameSession:
             self._commit(running, previous or state, draft.happenings[: len(happenings) + 1])
             raise
 
-    async def _cancel(self, state: GameState, user_id: int, by: str) -> ActionResult:
+    async def _cancel(self, state: GameState, user_id: int | None, by: str) -> ActionResult:
         with storage_errors():
             await self._repo.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq

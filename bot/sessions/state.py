@@ -24,6 +24,7 @@ TIMEOUT_LEVEL = "medium"  # the strength of the move played for a player whose t
 MAX_TIMEOUTS = 3  # consecutive time-outs before the seat goes to the AI (or a 1 v 1 is forfeited)
 # The same bounds as the TURN_TIMER_SECONDS setting and the commands' turn_timer options (one definition).
 MIN_TURN_TIMER, MAX_TURN_TIMER = TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum
+ADDED_RULES: tuple[str, ...] = ("fire", "scorpion", "eagle_returns")  # rules a host may add to a variant
 
 
 def ai_level_number(level: str) -> int:
@@ -33,6 +34,17 @@ def ai_level_number(level: str) -> int:
 
 def ai_level_name(number: int) -> str:
     return AI_LEVELS[min(max(number, 1), len(AI_LEVELS)) - 1]
+
+
+def ai_seat_name(level: str) -> str:
+    """The name an AI seat is stored under ("AI (hard)"); `ai_level_of` reads it back, so that lists built
+    from stored names (a history) can show it in the reader's language."""
+    return f"AI ({level})"
+
+
+def ai_level_of(name: str) -> str | None:
+    """The AI level a stored seat name stands for, or None for a player's name."""
+    return next((level for level in AI_LEVELS if name == ai_seat_name(level)), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,27 +66,46 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """What the host chose; `rules()` turns it into engine rules and rejects impossible combinations."""
+    """What the host chose; `rules()` turns it into engine rules and rejects impossible combinations.
+
+    `fire`, `scorpion` and `eagle_returns` add that rule to the variant (RULES.md §9: fire and scorpion combine
+    with any route but culin's scorpion; the returning eagle is a house rule of eagle capture); False keeps the
+    variant's own value, so the fire preset burns whatever `fire` says.
+    """
 
     variant: str = DEFAULT_VARIANT
     team_size: int = 1
     setup: str | None = None  # None: the variant's default for the team size
     ranked: bool = False
     turn_timer: int = TURN_TIMER_SECONDS.default
+    fire: bool = False
+    scorpion: bool = False
+    eagle_returns: bool = False
+
+    @classmethod
+    def of_game(cls, variant: str, rules: Rules, ranked: bool, turn_timer: int) -> GameOptions:
+        """The options that make a game with these rules again (a rematch)."""
+        return cls(variant, rules.team_size, rules.setup, ranked, turn_timer, fire=rules.fire,
+                   scorpion=rules.scorpion, eagle_returns=rules.eagle_returns)
 
     def rules(self) -> Rules:
         if self.variant not in PRESETS:
-            raise InvalidOptions(f"unknown variant {self.variant!r}", reason=self.variant)
+            raise InvalidOptions(f"unknown variant {self.variant!r}", code="unknown_choice", field="preset",
+                                 value=self.variant)
         if self.setup is not None and self.setup not in SETUPS:
-            raise InvalidOptions(f"unknown setup {self.setup!r}", reason=self.setup)
+            raise InvalidOptions(f"unknown setup {self.setup!r}", code="unknown_choice", field="setup",
+                                 value=self.setup)
         if not MIN_TURN_TIMER <= self.turn_timer <= MAX_TURN_TIMER:
-            raise InvalidOptions(f"turn timer {self.turn_timer} out of range", reason=str(self.turn_timer))
+            raise InvalidOptions(f"turn timer {self.turn_timer} out of range", code="out_of_range",
+                                 field="turn_timer", value=self.turn_timer, low=MIN_TURN_TIMER, high=MAX_TURN_TIMER)
+        added = {name: True for name in ADDED_RULES if getattr(self, name)}
         try:
             if self.setup is None:
-                return Rules.preset(self.variant, team_size=self.team_size)
-            return Rules.from_setup(self.variant, self.team_size, self.setup)
+                return Rules.preset(self.variant, team_size=self.team_size, **added)
+            return Rules.from_setup(self.variant, self.team_size, self.setup, **added)
         except InvalidRulesError as exc:
-            raise InvalidOptions(str(exc), reason=str(exc)) from exc
+            # The engine's code and fields go along, so the refusal is said in the player's language.
+            raise InvalidOptions(str(exc), code=exc.code.value, **exc.params) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +171,9 @@ class GameState:
     winner: str | None = None
     scores: dict[str, int] | None = field(default=None, compare=False)
     end_reason: EndReason | None = None
+    # The tournament this game is a match of: either seated player starts it, nobody leaves or cancels it,
+    # and its result goes to the tournament (bot.sessions.tournaments). Set at creation and after a reload.
+    tournament_id: int | None = None
 
     # -- seats ------------------------------------------------------------------------------------------
 

@@ -82,3 +82,19 @@ class InvalidSeat(StorageError, ValueError):
 
 class PlayerInOpenGame(StorageError):
     """forget-me refused: the player still sits in a lobby or running game."""
+
+
+class TournamentNotFound(StorageError):
+    """No tournament has this id."""
+
+
+class TournamentStateError(StorageError):
+    """The tournament is not in a state that allows this (e.g. joining one that has started)."""
+
+
+class AlreadyEntered(StorageError):
+    """The player is already an entrant of this tournament."""
+
+
+class SeasonNotFound(StorageError):
+    """The server has no closed season with this number."""

@@ -15,6 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.storage.season_types import Season, SeasonPage
+from bot.storage.tournament_types import (
+    DecidedBy,
+    Entrant,
+    Match,
+    Outcome,
+    Tournament,
+    TournamentSettings,
+)
 from bot.storage.types import (
     GLOBAL_SCOPE,
     UNCHANGED,
@@ -60,6 +69,10 @@ class GameRepository(Protocol):
     ) -> int: ...
 
     async def set_seat(self, game_id: int, spec: SeatSpec) -> None: ...
+
+    async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
+        """Replace every seat of a lobby by `specs`, in one transaction (balancing the teams)."""
+        ...
 
     async def remove_seat(self, game_id: int, seat: str) -> None: ...
 
@@ -108,7 +121,87 @@ class GameRepository(Protocol):
     async def game_log(self, game_id: int) -> GameLog: ...
 
 
-class Storage(GameRepository, Protocol):
+class TournamentStore(Protocol):
+    """Durable storage of tournaments: settings, entrants, rounds and results. Every method is one
+    transaction; a write to a tournament in the wrong state raises TournamentStateError."""
+
+    async def create_tournament(
+        self, *, guild_id: int, channel_id: int, creator_id: int, settings: TournamentSettings
+    ) -> int: ...
+
+    async def join_tournament(self, tournament_id: int, user_id: int, display_name: str) -> Entrant:
+        """Enter a player (numbered after the last one); AlreadyEntered when they are in already."""
+        ...
+
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> None: ...
+
+    async def start_tournament(self, tournament_id: int, *, entrants: Sequence[Entrant], rounds: int) -> None:
+        """Open -> running, with every entrant's seed and rating."""
+        ...
+
+    async def add_round(self, tournament_id: int, round_no: int, matches: Sequence[Match], deadline: float) -> None:
+        """The next round's matches (byes already decided) and its deadline; `round_no` must follow the last."""
+        ...
+
+    async def set_match_game(
+        self, tournament_id: int, round_no: int, board: int, *, game_id: int, thread_id: int
+    ) -> None: ...
+
+    async def decide_match(
+        self,
+        tournament_id: int,
+        round_no: int,
+        board: int,
+        *,
+        outcome: Outcome,
+        decided_by: DecidedBy,
+        chance_a: float | None = None,
+    ) -> bool:
+        """Record a match's result; False (and nothing written) when it was decided already."""
+        ...
+
+    async def finish_tournament(self, tournament_id: int) -> None: ...
+
+    async def cancel_tournament(self, tournament_id: int) -> None: ...
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None: ...
+
+    async def tournament(self, tournament_id: int) -> Tournament:
+        """A tournament with its entrants and matches; TournamentNotFound when there is none."""
+        ...
+
+    async def open_tournaments(self) -> tuple[Tournament, ...]:
+        """Every open or running tournament (what start-up rebuilds)."""
+        ...
+
+    async def guild_tournaments(self, guild_id: int, limit: int = 25) -> tuple[Tournament, ...]:
+        """A server's latest tournaments, newest first, finished ones included."""
+        ...
+
+
+class SeasonStore(Protocol):
+    """Seasons of a server's ladders (the all-servers ladders have none). Every method is one transaction."""
+
+    async def start_season(self, guild_id: int) -> Season:
+        """Close the server's current season: archive its final leaderboards, reset its ratings; return it."""
+        ...
+
+    async def current_season(self, guild_id: int) -> int:
+        """The season the server's ladders are in now (1 before any was closed)."""
+        ...
+
+    async def seasons(self, guild_id: int) -> tuple[Season, ...]:
+        """The server's closed seasons, oldest first."""
+        ...
+
+    async def season_leaderboard(
+        self, guild_id: int, season: int, ladder: str, page: int = 0, *, caller_id: int | None = None
+    ) -> SeasonPage:
+        """A page of a closed season's final leaderboard; SeasonNotFound for a season not closed."""
+        ...
+
+
+class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
     """Everything the bot stores. Open one with `bot.storage.open_storage(url)`; close it once."""
 
     @property

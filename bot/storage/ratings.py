@@ -10,13 +10,15 @@ inside the transaction that finishes the game.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.storage.types import LADDERS, Ladder, Result, Streak, UnrankedReason
+
+K = TypeVar("K", bound=Hashable)
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (tau keeps sigma from collapsing, so a
 # long-time player's rating still moves).
@@ -26,6 +28,17 @@ PROVISIONAL_GAMES = 5  # fewer ranked games than this: provisional, marked and k
 DAY = 86400.0
 INACTIVE_AFTER_DAYS = 30  # off the leaderboard without a ranked game in the last 30 UTC days (as Lichess)
 MIN_RANKED_MOVES = 6  # games shorter than this many moves (all seats together) are unranked
+# The same two players (or the same two line-ups) count for the ladders in at most this many ranked games
+# in any REPEAT_WINDOW seconds; later games between them are unranked (farming a friend's account pays no more).
+REPEAT_LIMIT = 3
+REPEAT_WINDOW = 86_400.0
+# An absence makes a rating uncertain again: sigma^2 grows by this squared per inactive day (beyond the 30 a
+# player stays active), capped at a newcomer's. A regular's sigma of 3 to 4 (50 to 100 ranked games) grows past
+# PROVISIONAL_SIGMA after 8 to 11 months away, and back to a newcomer's after about a year.
+SIGMA_PER_INACTIVE_DAY = 0.4
+# Sigma at or above this (about a newcomer's after three or four ranked games) marks an absent player's
+# rating provisional again.
+PROVISIONAL_SIGMA = 7.5
 
 PAGE_SIZE = 10  # leaderboard rows per page
 
@@ -57,6 +70,20 @@ class Skill:
 
 NEWCOMER = Skill(MODEL.mu, MODEL.sigma)
 
+# An AI seat's strength is known from thousands of games (benchmarks/ai_ratings.py), so it carries only a
+# little uncertainty: 2 sigma^2 = 2 against openskill's 2 beta^2 = 34.7 in a prediction.
+AI_SIGMA = 1.0
+# What an AI seat counts for when the teams of a lobby are balanced (games with an AI seat are never rated).
+# Measured by `python benchmarks/ai_ratings.py` (Bell 1 v 1, the AI at the bot's 300 ms): the levels against
+# each other from the exact solution (hard taken as perfect play), and 1,800 games against a model of a human
+# player (medium's move, a random one 25% of the time) anchored at the newcomer's mu 25 (it won 78.8% against
+# easy, 38.2% against medium, 35.5% against hard), fitted to openskill's prediction for two players.
+AI_SKILLS: dict[str, Skill] = {
+    "easy": Skill(19.86, AI_SIGMA),
+    "medium": Skill(26.80, AI_SIGMA),
+    "hard": Skill(27.69, AI_SIGMA),
+}
+
 
 def display_rating(mu: float, sigma: float) -> int:
     """Map a skill to a familiar integer: 1500 + 48 * (mu - 3 sigma).
@@ -71,6 +98,37 @@ def display_rating(mu: float, sigma: float) -> int:
 def is_provisional(ranked_games: int) -> bool:
     """A rating is provisional until the player has `PROVISIONAL_GAMES` ranked games on that ladder."""
     return ranked_games < PROVISIONAL_GAMES
+
+
+def inactive_days(last_played: float, now: float) -> int:
+    """Whole UTC days without a ranked game beyond the `INACTIVE_AFTER_DAYS` a player stays active."""
+    return max(0, day_of(now) - day_of(last_played) - INACTIVE_AFTER_DAYS)
+
+
+def with_absence(skill: Skill, last_played: float, now: float) -> Skill:
+    """The skill as uncertain as an absence makes it: sigma^2 grows by SIGMA_PER_INACTIVE_DAY^2 for every
+    inactive day (as Glicko's rating deviation grows between rating periods), never past a newcomer's sigma.
+    The mean stays; the next ranked game starts from this sigma, so it moves the rating more."""
+    grown = math.sqrt(skill.sigma**2 + inactive_days(last_played, now) * SIGMA_PER_INACTIVE_DAY**2)
+    return Skill(skill.mu, max(skill.sigma, min(grown, NEWCOMER.sigma)))
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A stored rating as it stands now: its skill with the absence's uncertainty, and whether it is
+    provisional (too few ranked games, or away so long that it is as uncertain as a beginner's again) and
+    active (a ranked game in the last 30 days)."""
+
+    skill: Skill
+    provisional: bool
+    active: bool
+
+
+def status(skill: Skill, games: int, last_played: float, now: float) -> Status:
+    now_skill = with_absence(skill, last_played, now)
+    active = is_active(last_played, now)
+    provisional = is_provisional(games) or (not active and now_skill.sigma >= PROVISIONAL_SIGMA)
+    return Status(now_skill, provisional, active)
 
 
 def day_of(timestamp: float) -> int:
@@ -130,10 +188,20 @@ class SeatInfo:
     ai_level: int | None
 
 
+def lineup(seats: Iterable[tuple[str, int | None]]) -> frozenset[frozenset[int | None]]:
+    """Who played against whom, whichever side each team sat on: {team A's users, team B's users}."""
+    teams: dict[str, set[int | None]] = {"A": set(), "B": set()}
+    for seat, user_id in seats:
+        teams[seat[0]].add(user_id)
+    return frozenset(frozenset(team) for team in teams.values())
+
+
 def unranked_reason(
-    *, ranked: bool, cancelled: bool, seats: Sequence[SeatInfo], moves: int, ai_took_over: bool = False
+    *, ranked: bool, cancelled: bool, seats: Sequence[SeatInfo], moves: int, ai_took_over: bool = False,
+    same_lineup_games: int = 0,
 ) -> UnrankedReason | None:
-    """None when a finished game counts for the ladders, otherwise the first reason it does not."""
+    """None when a finished game counts for the ladders, otherwise the first reason it does not.
+    `same_lineup_games` is how many ranked games the same line-ups played in the last REPEAT_WINDOW."""
     if not ranked:
         return UnrankedReason.CASUAL
     if cancelled:
@@ -147,6 +215,8 @@ def unranked_reason(
         return UnrankedReason.SAME_PLAYER
     if moves < MIN_RANKED_MOVES:
         return UnrankedReason.TOO_SHORT
+    if same_lineup_games >= REPEAT_LIMIT:
+        return UnrankedReason.REPEAT
     return None
 
 
@@ -240,3 +310,15 @@ def current_streak(results_newest_first: Sequence[Result]) -> Streak | None:
             break
         length += 1
     return Streak(first, length)
+
+
+def win_chances(skills: Mapping[K, Skill]) -> Callable[[Sequence[K], Sequence[K]], float]:
+    """openskill's prediction that the first team beats the second, for players named by their keys in
+    `skills` (each player's rating object is built once: balancing teams weighs thousands of splits)."""
+    built = {key: PlackettLuceRating(skill.mu, skill.sigma) for key, skill in skills.items()}
+
+    def chance(team_a: Sequence[K], team_b: Sequence[K]) -> float:
+        first, _ = MODEL.predict_win([[built[k] for k in team_a], [built[k] for k in team_b]])
+        return float(first)
+
+    return chance

@@ -37,6 +37,7 @@ class UnrankedReason(StrEnum):
     SAME_PLAYER = "same_player"  # one person held two seats
     CANCELLED = "cancelled"
     TOO_SHORT = "too_short"  # fewer than MIN_RANKED_MOVES moves
+    REPEAT = "repeat"  # the same line-ups already played REPEAT_LIMIT ranked games in the last 24 hours
 
 
 class Unchanged(Enum):
@@ -247,6 +248,17 @@ class Streak:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonPlacement:
+    """Where a player finished one closed season of a server's ladder (of `players` listed)."""
+
+    guild_id: int
+    season: int
+    ladder: Ladder
+    rank: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     user_id: int
     display_name: str
@@ -256,6 +268,7 @@ class Profile:
     best_wins: dict[str, BestWin]  # per ladder, global scope
     streak: Streak | None  # current run of equal results in ranked games
     favourite_variant: str | None
+    seasons: tuple[SeasonPlacement, ...] = ()  # the best placements in closed seasons, best first
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ from typing import Final
 
 from discord import Locale, app_commands
 
+from puluc import PRESETS
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "SUPPORTED",
@@ -274,21 +276,27 @@ def _english_locale_str(key: str) -> app_commands.locale_str:
     return app_commands.locale_str(message, key=key)
 
 
-def command_name(command: str) -> app_commands.locale_str:
-    """Localizable name of `/puluc` ("puluc") or of a subcommand ("new", "forget-me")."""
-    return _english_locale_str(f"cmd.{command}.name")
+def _command_key(command: str, group: str | None) -> str:
+    """`cmd.<command>`, or `cmd.<group>.<command>` for a command of a subcommand group (`tournament create`)."""
+    return f"cmd.{command}" if group is None else f"cmd.{group}.{command}"
 
 
-def command_description(command: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.desc")
+def command_name(command: str, group: str | None = None) -> app_commands.locale_str:
+    """Localizable name of `/puluc` ("puluc"), of a subcommand ("new", "forget-me"), or of a command of a
+    subcommand group (`command_name("create", group="tournament")`)."""
+    return _english_locale_str(_command_key(command, group) + ".name")
 
 
-def option_name(command: str, option: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.opt.{option}.name")
+def command_description(command: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + ".desc")
 
 
-def option_description(command: str, option: str) -> app_commands.locale_str:
-    return _english_locale_str(f"cmd.{command}.opt.{option}.desc")
+def option_name(command: str, option: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + f".opt.{option}.name")
+
+
+def option_description(command: str, option: str, group: str | None = None) -> app_commands.locale_str:
+    return _english_locale_str(_command_key(command, group) + f".opt.{option}.desc")
 
 
 def choice_name(group: str, value: str) -> app_commands.locale_str:
@@ -327,8 +335,8 @@ class PulucTranslator(app_commands.Translator):
 
 # --- rules pages ----------------------------------------------------------------------------------
 
-_GENERAL_SECTIONS: Final = ("road", "sticks", "moves", "stacks", "arrival", "end", "setups")
-_PRESET_FIELDS: Final = ("route", "capture", "end", "sticks")
+GENERAL_SECTIONS: Final = ("road", "sticks", "moves", "stacks", "arrival", "end", "setups")
+PRESET_FIELDS: Final = ("route", "capture", "end", "sticks")
 
 
 @dataclass(frozen=True)
@@ -341,29 +349,29 @@ class RulesPage:
     footer: str
 
 
-def _names_under(prefix: str) -> tuple[str, ...]:
-    keys = (key.removeprefix(prefix) for key in catalogue(DEFAULT_LANGUAGE) if key.startswith(prefix))
-    return tuple(dict.fromkeys(key.split(".", 1)[0] for key in keys))
+# Rule flags with a rules text, in the order the general rules page explains them.
+FLAGS: Final = ("fire", "scorpion", "eagle_returns", "one_active")
 
 
 def presets() -> tuple[str, ...]:
-    """Preset names that have rules text, in catalogue order."""
-    return _names_under("rules.preset.")
+    """Preset names that have a rules page: every variant the engine knows."""
+    return tuple(PRESETS)
 
 
 def flags() -> tuple[str, ...]:
-    """Rule flags that have rules text, in catalogue order."""
-    return _names_under("rules.flag.")
+    """Rule flags explained on the general rules page."""
+    return FLAGS
 
 
 def rules_page(lang: str | Locale | None, preset: str | None = None) -> RulesPage:
     """The general rules (with every flag) when `preset` is None, else the page of one preset."""
     if preset is None:
-        fields = [(t(f"rules.{s}.title", lang), t(f"rules.{s}.body", lang)) for s in _GENERAL_SECTIONS]
+        fields = [(t(f"rules.{s}.title", lang), t(f"rules.{s}.body", lang)) for s in GENERAL_SECTIONS]
         fields += [(t(f"rules.flag.{f}.title", lang), t(f"rules.flag.{f}.body", lang)) for f in flags()]
         return RulesPage(t("rules.title", lang), t("rules.intro", lang), tuple(fields), t("rules.footer", lang))
     if preset not in presets():
         raise UnknownMessageError(f"no rules text for preset {preset!r}; presets: {', '.join(presets())}")
-    base = f"rules.preset.{preset}"
-    fields = [(t(f"rules.label.{f}", lang), t(f"{base}.{f}", lang)) for f in _PRESET_FIELDS]
-    return RulesPage(t(f"{base}.title", lang), t(f"{base}.summary", lang), tuple(fields), t("rules.footer", lang))
+    fields = [(t(f"rules.label.{f}", lang), t(f"rules.preset.{preset}.{f}", lang)) for f in PRESET_FIELDS]
+    title = t(f"choice.variant.{preset}", lang)  # the name and what it is, as the variant picker shows it
+    summary = t(f"rules.preset.{preset}.summary", lang)
+    return RulesPage(title, summary, tuple(fields), t("rules.footer", lang))

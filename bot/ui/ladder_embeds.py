@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.sessions.state import ai_level_of
 from bot.storage.ratings import PROVISIONAL_GAMES
 from bot.storage.types import (
     FORGOTTEN_NAME,
@@ -30,15 +31,20 @@ COLOUR_PROFILE = discord.Colour(0x2E7D5B)
 COLOUR_PRIVACY = discord.Colour(0x4A6FA5)
 CHART_FILE = "rating.png"
 MAX_NAME = 32  # a name longer than this is cut, so one player cannot push others off a line
+PRIVACY_SECTIONS = ("players", "games", "ratings", "kept")  # what /puluc privacy explains, in order
 
 
 # --- names and labels ----------------------------------------------------------------------------------
 
 
 def player_name(name: str, lang: str) -> str:
-    """A stored display name as embed text: the forgotten label translated, markdown escaped, length capped."""
+    """A stored display name as embed text: the forgotten label and AI seats translated, markdown escaped,
+    length capped."""
     if name == FORGOTTEN_NAME:
         return t("profile.forgotten", lang)
+    level = ai_level_of(name)
+    if level is not None:
+        return t("seat.ai", lang, level=t(f"choice.difficulty.{level}", lang))
     shown = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     return discord.utils.escape_markdown(discord.utils.escape_mentions(shown))
 
@@ -53,7 +59,7 @@ def scope_label(scope: int, lang: str) -> str:
 
 def variant_label(variant: str, lang: str) -> str:
     try:
-        return t(f"rules.preset.{variant}.title", lang)
+        return t(f"variant.{variant}", lang)
     except UnknownMessageError:  # a variant stored by a newer version than this catalogue knows
         return variant
 
@@ -82,6 +88,8 @@ def caller_line(standing: Standing | None, lang: str) -> str:
     """Where the caller stands, whether or not they are on the page shown."""
     if standing is None:
         return t("ladder.you_none", lang)
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        return t("ladder.you_absent", lang, rating=standing.rating)
     if standing.provisional:
         return t("ladder.you_provisional", lang, rating=standing.rating, count=standing.games,
                  needed=PROVISIONAL_GAMES)
@@ -114,7 +122,9 @@ def leaderboard_embed(page: LeaderboardPage, lang: str, caller_id: int) -> disco
 
 
 def _standing_text(standing: Standing, lang: str) -> str:
-    if standing.provisional:
+    if standing.provisional and standing.games >= PROVISIONAL_GAMES:  # away so long it is uncertain again
+        rating = t("profile.rating_absent", lang, rating=standing.rating)
+    elif standing.provisional:
         rating = t("profile.rating_provisional", lang, rating=standing.rating, count=standing.games,
                    needed=PROVISIONAL_GAMES)
     elif standing.rank is None:
@@ -175,6 +185,10 @@ def profile_embed(profile: Profile, lang: str, *, chart: str | None) -> discord.
     favourite = profile.favourite_variant
     embed.add_field(name=t("profile.favourite", lang),
                     value=variant_label(favourite, lang) if favourite else "-", inline=True)
+    if profile.seasons:
+        placed = [t("profile.season_line", lang, rank=p.rank, players=p.players, ladder=ladder_label(p.ladder, lang),
+                    season=p.season) for p in profile.seasons]
+        embed.add_field(name=t("profile.seasons", lang), value="\n".join(placed), inline=False)
     if chart is not None:
         embed.set_image(url=f"attachment://{CHART_FILE}")
         embed.set_footer(text=t("profile.chart", lang, ladder=ladder_label(chart, lang)))
@@ -218,7 +232,7 @@ def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
     """What the bot stores and why, then what it holds about this user, then how to erase it."""
     embed = discord.Embed(title=t("privacy.title", lang), description=t("privacy.intro", lang),
                           colour=COLOUR_PRIVACY)
-    for section in ("players", "games", "ratings", "kept"):
+    for section in PRIVACY_SECTIONS:
         embed.add_field(name=t(f"privacy.{section}.title", lang), value=t(f"privacy.{section}.body", lang),
                         inline=False)
     if data.display_name is None and data.seats == 0 and data.ratings == 0:

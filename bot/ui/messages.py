@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import discord
 
 from bot.sessions import (
+    MAX_TIMEOUTS,
+    Arranged,
     Cancelled,
     Finished,
     GameState,
@@ -26,9 +28,10 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
+from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import t
-from puluc import MoveEffect, Position, Throw
+from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
 COLOUR_LOBBY = discord.Colour(0xC9A227)
 COLOUR_GAME = discord.Colour(0x2E7D5B)
@@ -59,13 +62,36 @@ def seat_mention(seat: SeatState, lang: str) -> str:
 
 
 def variant_title(variant: str, lang: str) -> str:
-    return t(f"rules.preset.{variant}.title", lang)
+    """A variant's short name ("Bell", "Ants")."""
+    return t(f"variant.{variant}", lang)
+
+
+def added_rules(variant: str, rules: Rules) -> tuple[str, ...]:
+    """The rules these game rules add to their variant: fire, scorpion, the returning eagle."""
+    _route, _capture, scorpion, fire, _sticks = PRESETS[variant]
+    added = []
+    if rules.fire and not fire:
+        added.append("fire")
+    if rules.scorpion and not scorpion:
+        added.append("scorpion")
+    if rules.eagle_returns:
+        added.append("eagle_returns")
+    return tuple(added)
+
+
+def game_variant(state: GameState, lang: str) -> str:
+    """The variant of a game with what was added to it: "Ants + fire + scorpion"."""
+    name = variant_title(state.variant, lang)
+    added = added_rules(state.variant, state.rules)
+    if not added:
+        return name
+    return t("variant.with_options", lang, variant=name, options=" + ".join(t(f"option.{a}", lang) for a in added))
 
 
 def game_title(state: GameState, lang: str) -> str:
-    size = state.rules.team_size
-    return t("game.title", lang, game_id=state.game_id, variant=variant_title(state.variant, lang),
-             size=f"{size} v {size}", setup=t(f"game.setup_{state.rules.setup}", lang))
+    size = t("game.size", lang, size=state.rules.team_size)
+    return t("game.title", lang, game_id=state.game_id, variant=game_variant(state, lang), size=size,
+             setup=t(f"game.setup_{state.rules.setup}", lang))
 
 
 def duration(seconds: int, lang: str) -> str:
@@ -76,8 +102,12 @@ def duration(seconds: int, lang: str) -> str:
     return t("time.seconds", lang, count=seconds)
 
 
-def throws_text(throws: Iterable[Throw]) -> str:
-    return " + ".join(str(throw.value) for throw in throws)
+def throws_text(values: Iterable[int], lang: str) -> str:
+    """The values of a turn's throws as words: "3", "3 and 2"."""
+    shown = [str(value) for value in values]
+    if len(shown) == 2:
+        return t("game.throws_two", lang, first=shown[0], second=shown[1])
+    return ", ".join(shown)
 
 
 # --- moves ---------------------------------------------------------------------------------------------
@@ -107,32 +137,107 @@ def move_label(effect: MoveEffect, lang: str) -> str:
 # --- narration -----------------------------------------------------------------------------------------
 
 
+def _outcomes(effect: MoveEffect, rules: Rules, lang: str) -> list[str]:
+    """What a move did besides going somewhere, in the order it happened (arrival first: a culin stack
+    arrives, then lands)."""
+    eagle = rules.capture == "eagle"
+    struck = eagle and bool(effect.captured)
+    killed = effect.kills - (1 if struck else 0)  # an eagle's strike kills one; arrivals kill the captives
+    found = []
+    if killed:
+        found.append(t("narrate.killed", lang, count=killed))
+    if effect.freed:
+        found.append(t("narrate.rescued", lang, count=effect.freed))
+    if struck:
+        found.append(t("narrate.struck", lang))
+    elif effect.captured:
+        enemies = sum(1 for seat in effect.captured if seat[0] != effect.seat[0])
+        friends = len(effect.captured) - enemies
+        found.append(t("narrate.captured", lang, count=enemies))
+        if friends:
+            found.append(t("narrate.rescued", lang, count=friends))
+    if effect.burns:
+        found.append(t("narrate.burned", lang))
+    return found
+
+
+def move_sentence(effect: MoveEffect, rules: Rules, player: str, lang: str) -> str:
+    """One sentence saying who moved what from where to where, and what came of it.
+
+    "Alice moved a stack of 2 from cell 3 to cell 6, captured 1 piece and freed 1 piece of their team."
+    Cells are the board's numbers (counted from team A's end), as on the buttons.
+    """
+    what = t("narrate.piece", lang) if effect.pieces == 1 else t("narrate.stack", lang, count=effect.pieces)
+    where = {"player": player, "what": what, "source": effect.source, "dest": effect.dest}
+    if effect.source is None:
+        action = t("narrate.enter", lang, **where)
+    elif effect.arrives and effect.dest is None:
+        action = t("narrate.home", lang, **where)
+    elif effect.arrives:
+        action = t("narrate.round", lang, **where)  # culin: the stack arrived and its top piece walks on
+    elif effect.move.backward:
+        action = t("narrate.back", lang, **where)
+    else:
+        action = t("narrate.move", lang, **where)
+    items = _outcomes(effect, rules, lang)
+    joined = "".join(t("narrate.and_more", lang, item=item) for item in items[:-1])
+    if items:
+        joined += t("narrate.and_last", lang, item=items[-1])
+    sentence = t("narrate.sentence", lang, action=action, outcomes=joined)
+    if rules.capture == "eagle" and effect.captured:
+        sentence += " " + t("narrate.striker_home" if rules.eagle_returns else "narrate.striker_gone", lang)
+    return sentence
+
+
+def can_move_pieces(position: Position | None, seat: str) -> bool:
+    """Whether the seat has a piece at home or on top of a stack (else every throw of theirs passes)."""
+    if position is None:
+        return True
+    return position.home(seat) > 0 or any(stack.owner == seat for _, stack in position.stacks())
+
+
+def pass_sentence(player: str, throws: tuple[Throw, ...], pieces: bool, lang: str) -> str:
+    """Why a turn passed right after its throw: the player has no piece left, a lone marked side never moves,
+    or no move fits the throw."""
+    values = throws_text((throw.value for throw in throws), lang)
+    if not pieces:
+        return t("narrate.pass_out", lang, player=player, throws=values)
+    if all(throw.value == 0 for throw in throws):
+        return t("narrate.pass_zero" if len(throws) == 1 else "narrate.pass_zero_each", lang, player=player)
+    return t("narrate.pass", lang, player=player, throws=values)
+
+
 def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> list[str]:
-    """One line per thing that happened, in order, for the game message."""
+    """One line per thing that happened, in order, for the game message; `state` is the game right after."""
+    happened = list(happenings)
     lines: list[str] = []
 
     def who(seat: str) -> str:
         found = state.seat(seat)
         return seat_name(found, lang) if found is not None else seat
 
-    for happening in happenings:
+    for happening in happened:
         match happening:
             case Started(first=first):
                 lines.append(t("game.first", lang, team=first))
             case Thrown(seat=seat, throws=throws, passed=passed):
                 if passed:
-                    lines.append(t("game.no_move", lang, player=who(seat), throws=throws_text(throws)))
-            case Moved(seat=seat, effect=effect, by=by):
-                key = "game.timer_moved" if by == "timer" else "game.moved"
-                lines.append(t(key, lang, player=who(seat), move=move_label(effect, lang)))
+                    lines.append(pass_sentence(who(seat), throws, can_move_pieces(state.position, seat), lang))
+            case Moved(seat=seat, effect=effect, lost=lost):
+                lines.append(move_sentence(effect, state.rules, who(seat), lang))
+                if lost:
+                    lines.append(t("narrate.lost", lang, player=who(seat), throws=throws_text(lost, lang)))
             case TimedOut(seat=seat, count=count):
-                lines.append(t("game.timed_out", lang, player=who(seat), count=count))
+                played = any(isinstance(h, Moved) and h.seat == seat and h.by == "timer" for h in happened)
+                key = "game.timed_out_played" if played else "game.timed_out"
+                lines.append(t(key, lang, player=who(seat), count=count, limit=MAX_TIMEOUTS))
             case TakenOver(seat=seat):
                 taken = state.seat(seat)
-                lines.append(t("game.taken_over", lang, player=taken.name if taken is not None else seat))
+                lines.append(t("game.taken_over", lang, player=taken.name if taken is not None else seat,
+                               limit=MAX_TIMEOUTS))
             case Resigned(seat=seat):
                 lines.append(t("game.resigned", lang, player=who(seat)))
-            case Joined() | Left() | Cancelled() | Finished():
+            case Joined() | Left() | Arranged() | Cancelled() | Finished():
                 pass
     return lines[-MAX_NARRATION_LINES:]
 
@@ -149,7 +254,11 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
     """The lobby: seats by team, free seats marked, the host named."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_LOBBY)
     host = state.seat_of(state.host_id) if state.host_id is not None else None
-    embed.description = t("lobby.intro", lang, host=host.name if host else "?")
+    if state.tournament_id is not None:
+        a, b = state.seat("A1"), state.seat("B1")
+        embed.description = t("lobby.match_intro", lang, a=a.name if a else "?", b=b.name if b else "?")
+    else:
+        embed.description = t("lobby.intro", lang, host=host.name if host else "?")
     for team in ("A", "B"):
         lines = []
         for name in state.rules.seats:
@@ -167,9 +276,9 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
 
 def challenge_text(state: GameState, invited_id: int, lang: str) -> str:
     host = state.seat_of(state.host_id) if state.host_id is not None else None
-    mode = t("game.ranked", lang) if state.ranked else t("game.casual", lang)
-    return t("challenge.invite", lang, opponent=f"<@{invited_id}>", host=host.name if host else "?",
-             variant=variant_title(state.variant, lang), mode=mode)
+    key = "challenge.invite_ranked" if state.ranked else "challenge.invite_casual"
+    return t(key, lang, opponent=f"<@{invited_id}>", host=host.name if host else "?",
+             variant=game_variant(state, lang))
 
 
 def _seat_status(position: Position, seat: SeatState, lang: str) -> str:
@@ -187,7 +296,7 @@ def _team_fields(embed: discord.Embed, state: GameState, lang: str) -> None:
     scores = pos.scores()
     for team in ("A", "B"):
         lines = [_seat_status(pos, seat, lang) for seat in state.seats if seat.team == team]
-        embed.add_field(name=t("game.team_score", lang, team=team, score=scores[team]),
+        embed.add_field(name=t("game.team_score", lang, team=team, count=scores[team]),
                         value="\n".join(lines)[:1024], inline=False)
 
 
@@ -207,7 +316,8 @@ def game_embed(state: GameState, lang: str, narration: list[str], *, image: bool
     lines = list(narration)
     seat = state.to_move
     if seat is not None and state.turn_throws:
-        lines.append(t("game.threw", lang, player=seat_name(seat, lang), throws=throws_text(state.turn_throws)))
+        values = (throw.value for throw in state.turn_throws)
+        lines.append(t("game.threw", lang, player=seat_name(seat, lang), throws=throws_text(values, lang)))
     if seat is not None and state.deadline is not None and not seat.played_by_ai:
         lines.append(t("game.deadline", lang, when=f"<t:{int(state.deadline)}:R>"))
     embed.description = "\n".join(lines)[:4000] or None
@@ -245,7 +355,7 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
 
 def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     if report.unranked is not None:
-        return t(f"game.unranked.{report.unranked.value}", lang)
+        return t(f"game.unranked.{report.unranked.value}", lang, limit=ratings.REPEAT_LIMIT)
     names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:
@@ -268,16 +378,28 @@ def rules_embed(lang: str, page_title: str, description: str, fields: Iterable[t
     return embed
 
 
-def board_help_embed(lang: str) -> discord.Embed:
-    """The "reading the board" page: what every part and sign of a board means, with the labelled picture."""
-    embed = discord.Embed(title=t("board.help.title", lang), description=t("board.help.body", lang),
+HELP_SECTIONS = ("start", "play", "players", "server")
+BOARD_SECTIONS = ("header", "homes", "road", "stacks", "moves")  # as the legend picture numbers them
+
+
+def help_embeds(lang: str) -> list[discord.Embed]:
+    """`/puluc help`: every command, then how to read the board (with the labelled picture, `LEGEND_FILE`)."""
+    names = {
+        "fire": t("cmd.new.opt.fire.name", lang),
+        "scorpion": t("cmd.new.opt.scorpion.name", lang),
+        "eagle_returns": t("cmd.new.opt.eagle_returns.name", lang),
+        "manage_messages": t("perm.manage_messages", lang),
+        "manage_guild": t("perm.manage_guild", lang),
+    }
+    commands = discord.Embed(title=t("help.title", lang), description=t("help.intro", lang), colour=COLOUR_GAME)
+    for section in HELP_SECTIONS:
+        commands.add_field(name=t(f"help.{section}.title", lang), value=t(f"help.{section}.body", lang, **names),
+                           inline=False)
+    commands.set_footer(text=t("help.footer", lang))
+    board = discord.Embed(title=t("help.board.title", lang), description=t("help.board.intro", lang),
                           colour=COLOUR_GAME)
-    embed.set_image(url=f"attachment://{LEGEND_FILE}")
-    return embed
-
-
-def help_embed(lang: str) -> discord.Embed:
-    embed = discord.Embed(title=t("help.title", lang), description=t("help.intro", lang), colour=COLOUR_GAME)
-    for section in ("start", "play", "more"):
-        embed.add_field(name=t(f"help.{section}.title", lang), value=t(f"help.{section}.body", lang), inline=False)
-    return embed
+    for section in BOARD_SECTIONS:
+        board.add_field(name=t(f"help.board.{section}.title", lang), value=t(f"help.board.{section}.body", lang),
+                        inline=False)
+    board.set_image(url=f"attachment://{LEGEND_FILE}")
+    return [commands, board]

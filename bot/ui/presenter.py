@@ -91,7 +91,10 @@ class Presenter:
 
     async def language(self, state: GameState) -> str:
         """The language of messages everyone in the game's server sees."""
-        guild_id = state.place.guild_id
+        return await self.guild_language(state.place.guild_id)
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        """The language of public messages in a server (its /puluc-admin setting, else its Discord locale)."""
         if guild_id is None:
             return public_language(None)
         if guild_id not in self._language_overrides and self.store_locale is not None:
@@ -193,7 +196,7 @@ class Presenter:
                 return None
             return await self._show(state, await self.language(state), None, None)
 
-    async def post(self, result: ActionResult, interaction: discord.Interaction[Any],
+    async def post(self, result: ActionResult, interaction: discord.Interaction[Any] | None,
                    channel: discord.abc.Messageable | None = None) -> discord.Message:
         """Post a new game's first message (as the interaction's answer, or in `channel`) and remember it.
 
@@ -207,8 +210,10 @@ class Presenter:
             if channel is not None:
                 message = await retrying(lambda: channel.send(**composed.send_kwargs()),
                                          f"posting game {state.game_id}", sleep=self.publisher.sleep)
-            else:
+            elif interaction is not None:
                 message = await self._answer(interaction, composed)
+            else:
+                raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
             await self._track(state, message)
             return message
 
@@ -221,7 +226,7 @@ class Presenter:
             composed = await self.compose(state, lang)
             message = await self._answer(interaction, composed)
             await self._track(state, message)
-            channel = await self.publisher.channel(state.place.channel_id)
+            channel = await self.channel(state.place.channel_id)
             if channel is not None:
                 await self.publisher.sweep(channel, state.game_id, keep=message.id, old=state.message_id)
             self._unshown.pop(state.game_id, None)
@@ -250,7 +255,7 @@ class Presenter:
         try:
             await self._remember_message(state, message.id)
         except NotSaved:
-            channel = await self.publisher.channel(message.channel.id)
+            channel = await self.channel(message.channel.id)
             await self.publisher.remove(channel or message.channel, message)
             raise
 
@@ -258,7 +263,7 @@ class Presenter:
         self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
     ) -> Shown:
         publisher = self.publisher
-        channel = await publisher.channel(state.place.channel_id)
+        channel = await self.channel(state.place.channel_id)
         if channel is None:
             return Shown.NOT_SHOWN
         message_id = state.message_id
@@ -326,6 +331,11 @@ class Presenter:
                     return
         log.error("game %d could not be shown for %g s; its next action or /puluc board will show it",
                   game_id, sum(HEAL_DELAYS))
+
+    async def channel(self, channel_id: int) -> Any:
+        """A channel or thread the bot can post in (from the cache, else fetched with retries), or None when
+        Discord cannot give it now."""
+        return await self.publisher.channel(channel_id)
 
     async def close(self) -> None:
         """Stop the pending retries (at shutdown)."""

@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 
 from bot.sessions import SessionError
-from bot.sessions.errors import ChannelBusy, NotSaved
+from bot.sessions.errors import ChannelBusy, InvalidOptions, NotSaved
 from bot.storage.errors import StorageUnavailable
 from bot.ui.i18n import language_for, t
+from puluc import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +64,34 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *, new_thread: 
         raise BotLacksPermissions(missing)
 
 
+# Why the engine refuses a set of game options, by its code and the field at fault, and the sentence that says
+# so; a refusal not listed here gets the general "these options do not make a game" (never the engine's English).
+RULES_REFUSALS: dict[tuple[str, str], str] = {
+    (ErrorCode.UNKNOWN_CHOICE, "preset"): "error.rules.unknown_variant",
+    (ErrorCode.UNKNOWN_CHOICE, "setup"): "error.rules.unknown_setup",
+    (ErrorCode.OUT_OF_RANGE, "team_size"): "error.rules.team_size",
+    (ErrorCode.OUT_OF_RANGE, "turn_timer"): "error.rules.turn_timer",
+    (ErrorCode.SCORPION_ON_CULIN, "scorpion"): "error.rules.scorpion_on_culin",
+    (ErrorCode.EAGLE_RETURNS_WITHOUT_EAGLE, "eagle_returns"): "error.rules.eagle_returns_without_eagle",
+}
+
+
+def rules_refusal(error: InvalidOptions, lang: str) -> str:
+    """The sentence for game options the rules refuse, chosen by the engine's code and filled with its fields."""
+    params = error.params
+    key = RULES_REFUSALS.get((str(params.get("code")), str(params.get("field"))), "error.invalid_rules")
+    return t(key, lang, value=params.get("value"), low=params.get("low"), high=params.get("high"))
+
+
 def game_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
     if guild_id is not None and message_id is not None:
         return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
     return f"<#{channel_id}>"
+
+
+def permission_names(flags: list[str], lang: str) -> str:
+    """Discord permissions by the labels its client shows in `lang`, quoted as that language quotes them."""
+    return ", ".join(t("perm.quoted", lang, name=t(f"perm.{flag}", lang)) for flag in flags)
 
 
 def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> str | None:
@@ -75,18 +100,18 @@ def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> 
         error = error.original
     if isinstance(error, ChannelBusy):
         return t(error.key, lang, link=game_link(guild_id, error.channel_id, error.message_id))
+    if isinstance(error, InvalidOptions):
+        return rules_refusal(error, lang)
     if isinstance(error, SessionError):
         return t(error.key, lang, **error.params)
     if isinstance(error, Refusal):
         return t(error.key, lang, **error.params)
     if isinstance(error, BotLacksPermissions):
-        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing)
-        return t("error.missing_permissions", lang, permissions=names)
+        return t("error.missing_permissions", lang, permissions=permission_names(error.missing, lang))
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", lang, count=max(1, math.ceil(error.retry_after)))
     if isinstance(error, app_commands.MissingPermissions):
-        names = ", ".join(t(f"perm.{name}", lang) for name in error.missing_permissions)
-        return t("error.user_missing_permissions", lang, permissions=names)
+        return t("error.user_missing_permissions", lang, permissions=permission_names(error.missing_permissions, lang))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", lang)
     if isinstance(error, StorageUnavailable):

@@ -48,7 +48,8 @@ _COST_OFFSET_CELLS = 15
 #: filling about the whole budget on the development machine, so 130 leaves a margin of about 30%.
 PLAYOUT_MOVES_PER_MS = 130
 #: The wall-clock safety net: a call gives up deepening after SAFETY_FACTOR x budget (+ a floor), which
-#: only a machine several times slower than the calibration machine ever reaches.
+#: only a machine several times slower than the calibration machine ever reaches. (The benchmarks set it to
+#: infinity, so that their results depend on the node budget alone, never on the machine's load.)
 SAFETY_FACTOR = 3.0
 SAFETY_FLOOR_MS = 100.0
 
@@ -111,7 +112,7 @@ def win_probability(position: Position, rng: random.Random | None = None, budget
     A finished game gives exactly 1.0, 0.0 or 0.5. Under the Bell route with one player a side and one
     throw a turn (the rules the learned evaluation was fitted to, against the exact solution), it is the
     hard player's search value within the budget: against the exact chance with perfect play
-    (benchmarks/bell_exact.py) it is off by 1.5 points on average (2.2 root mean square) at the default
+    (benchmarks/exact_1v1.py) it is off by 1.5 points on average (2.2 root mean square) at the default
     100 ms, where capture-first random playouts were off by 3.6 (4.5), mostly from the cheap policy's bias,
     not from chance. Elsewhere it is playouts: their standard error at the default budget is about 2 points
     on ants 1 v 1 and 4 on traditional ants 2 v 2, falling as 1 / sqrt(budget_ms), so team games want a

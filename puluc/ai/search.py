@@ -28,7 +28,7 @@ from .features import win_logit
 T = TypeVar("T")
 
 #: Deepest search in turns for 1 v 1 with one throw a turn. Measured against the exact solution of Bell
-#: (benchmarks/bell_exact.py): over 4,000 positions with a choice that matters, the mean loss of winning
+#: (benchmarks/exact_1v1.py): over 4,000 positions with a choice that matters, the mean loss of winning
 #: chance per decision was 0.39 points at depth 1, 0.127 at 2, 0.086 at 3, 0.044 at 4, and 0.042-0.046 when
 #: deepening to 5-6 within the 300 ms budget; so 4, about 35 ms a move on Bell. (A paired tournament had
 #: once ranked depth 3 below 2; its interval was about half as wide as the games' real spread.)

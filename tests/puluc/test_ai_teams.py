@@ -14,7 +14,6 @@ import pytest
 
 from puluc import Move, Position, Rules
 from puluc.ai import choose_move
-
 from tests.helpers import at
 
 TEAM_MODERN = Rules.preset("bell", team_size=2, throws_per_turn=1, one_active=False)

@@ -24,7 +24,7 @@ from renderer.replay import (
 )
 from renderer.texts import resolve
 from renderer.theme import THEMES
-from tests.helpers import decode, random_record
+from tests.helpers import decode, pixels, random_record
 
 DISCORD_UPLOAD_LIMIT = 8 * 1024 * 1024
 LONGEST_MS = 90_000
@@ -104,7 +104,7 @@ def test_the_last_frame_shows_the_result() -> None:
     image.seek(getattr(image, "n_frames", 1) - 1)
     last = image.convert("RGB")
     layout = layout_for(9, 1, replay_width(9), caption=True)
-    line = set(last.crop(layout.lines[0]).getdata())  # type: ignore[arg-type]
+    line = set(pixels(last.crop(layout.lines[0])))
     assert THEMES["dark"].last_move in line  # the result is written in the result colour
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.storage.memory.ladders import MemoryLadders
+from bot.storage.memory.tournaments import MemoryTournaments
 from bot.storage.types import StoredCounts
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["MemoryStorage"]
 
 
-class MemoryStorage(MemoryLadders):
+class MemoryStorage(MemoryTournaments):
     """A `Storage` held in this process's memory."""
 
     @property

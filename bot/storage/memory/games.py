@@ -152,6 +152,13 @@ class MemoryGames:
         seats.append(Seat(spec.seat, spec.user_id, spec.ai_level, spec.display_name, 0, None))
         self._put(game, seats=tuple(sorted(seats, key=turn_order)))
 
+    async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
+        self._maybe_fail()
+        game = self._game(game_id, "lobby")
+        self._touch_players(specs)
+        seats = [Seat(s.seat, s.user_id, s.ai_level, s.display_name, 0, None) for s in specs]
+        self._put(game, seats=tuple(sorted(seats, key=turn_order)))
+
     async def remove_seat(self, game_id: int, seat: str) -> None:
         self._maybe_fail()
         game = self._game(game_id, "lobby")

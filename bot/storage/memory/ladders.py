@@ -31,6 +31,7 @@ from bot.storage.types import (
     RatingChange,
     RatingPoint,
     Result,
+    SeasonPlacement,
     Standing,
 )
 
@@ -65,6 +66,18 @@ class MemoryLadders(MemoryGames):
         self._ratings: dict[tuple[Ladder, int, int], StoredRating] = {}
         self._history: list[HistoryEntry] = []
 
+    def _forget_in_tournaments(self, user_id: int) -> None:
+        """Forget-me's part in tournaments: `bot.storage.memory.tournaments.MemoryTournaments` does it."""
+        raise NotImplementedError
+
+    def _forget_in_seasons(self, user_id: int) -> None:
+        """Forget-me's part in archived seasons: `bot.storage.memory.seasons.MemorySeasons` does it."""
+        raise NotImplementedError
+
+    def _season_placements(self, user_id: int, guild_id: int | None) -> tuple[SeasonPlacement, ...]:
+        """The profile's best season placements: `bot.storage.memory.seasons.MemorySeasons` finds them."""
+        raise NotImplementedError
+
     # --- rating a finished game --------------------------------------------------------------------------
 
     def _rate_finished(self, game: Game, now: float) -> FinishReport:
@@ -74,6 +87,7 @@ class MemoryLadders(MemoryGames):
         reason = ratings.unranked_reason(
             ranked=game.ranked, cancelled=False, seats=seats, moves=sum(1 for e in log if e.kind == "move"),
             ai_took_over=any(e.kind == "ai_takeover" for e in log),
+            same_lineup_games=self._same_lineup_games(seats, ladder, now),
         )
         for seat in seats:
             if seat.user_id is not None and seat.user_id in self._players:
@@ -83,7 +97,7 @@ class MemoryLadders(MemoryGames):
         changes: list[RatingChange] = []
         for scope in (GLOBAL_SCOPE,) if game.guild_id is None else (GLOBAL_SCOPE, game.guild_id):
             known = {
-                s.user_id: (found.skill, found.games)
+                s.user_id: (ratings.with_absence(found.skill, found.last_played, now), found.games)
                 for s in seats
                 if s.user_id is not None and (found := self._ratings.get((ladder, scope, s.user_id))) is not None
             }
@@ -101,6 +115,14 @@ class MemoryLadders(MemoryGames):
                                             ratings.is_provisional(r.games)))
         return FinishReport(game.game_id, ladder, None, tuple(changes))
 
+    def _same_lineup_games(self, seats: list[SeatInfo], ladder: Ladder, now: float) -> int:
+        """Ranked games in the last REPEAT_WINDOW between the same line-ups, either side."""
+        wanted = ratings.lineup((s.seat, s.user_id) for s in seats)
+        rated = {h.game_id for h in self._history
+                 if h.ladder == ladder and h.scope == GLOBAL_SCOPE and h.played_at > now - ratings.REPEAT_WINDOW}
+        return sum(1 for game_id in rated
+                   if ratings.lineup((s.seat, s.user_id) for s in self._games[game_id].seats) == wanted)
+
     # --- ladders -----------------------------------------------------------------------------------------
 
     def _listed(self, ladder: Ladder, scope: int, now: float) -> list[int]:
@@ -116,12 +138,11 @@ class MemoryLadders(MemoryGames):
         rating = self._ratings.get((ladder, scope, user_id))
         if rating is None:
             return None
-        provisional = ratings.is_provisional(rating.games)
-        active = ratings.is_active(rating.last_played, now)
+        now_ = ratings.status(rating.skill, rating.games, rating.last_played, now)
         return Standing(
-            ladder, scope, user_id, self._players[user_id].display_name, rating.skill.display, rating.games,
-            rating.wins, rating.draws, rating.losses, provisional, active,
-            listed.index(user_id) + 1 if not provisional and active else None,
+            ladder, scope, user_id, self._players[user_id].display_name, now_.skill.display, rating.games,
+            rating.wins, rating.draws, rating.losses, now_.provisional, now_.active,
+            listed.index(user_id) + 1 if not now_.provisional and now_.active else None,
         )
 
     async def leaderboard(
@@ -144,7 +165,7 @@ class MemoryLadders(MemoryGames):
 
     async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None:
         found = self._ratings.get((check_ladder(ladder), scope, user_id))
-        return None if found is None else found.skill
+        return None if found is None else ratings.with_absence(found.skill, found.last_played, self._clock())
 
     def _history_of(self, user_id: int, scope: int) -> list[HistoryEntry]:
         """The player's rating history on one scope, newest first."""
@@ -195,7 +216,8 @@ class MemoryLadders(MemoryGames):
                 top = min(wins, key=lambda h: (-h.opponent_rating, h.played_at))
                 best[ladder] = BestWin(top.game_id, top.opponent_rating, top.played_at)
         return Profile(user_id, player.display_name, standings, len(finished), kills, best,
-                       ratings.current_streak([h.result for h in history]), favourite)
+                       ratings.current_streak([h.result for h in history]), favourite,
+                       self._season_placements(user_id, guild_id))
 
     async def game_history(
         self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
@@ -235,6 +257,8 @@ class MemoryLadders(MemoryGames):
         if open_seats:
             ids = ", ".join(str(game.game_id) for game, _ in open_seats)
             raise PlayerInOpenGame(f"finish, resign or leave your open games first (game {ids})")
+        self._forget_in_tournaments(user_id)
+        self._forget_in_seasons(user_id)
         seats = hosted = 0
         for game in list(self._games.values()):
             mine = sum(1 for s in game.seats if s.user_id == user_id)

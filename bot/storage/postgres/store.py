@@ -227,10 +227,12 @@ class PostgresStore(SqlStore):
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _after_bulk_load(self, tx: Transaction) -> None:
-        await tx.fetch(
-            "SELECT setval(pg_get_serial_sequence('games', 'game_id'), "
-            "(SELECT coalesce(max(game_id), 0) + 1 FROM games), false)"
-        )
+        for table, column in (("games", "game_id"), ("tournaments", "tournament_id")):
+            # The names are this module's own literals; PostgreSQL takes no parameters for identifiers.
+            await tx.fetch(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                f"(SELECT coalesce(max({column}), 0) + 1 FROM {table}), false)"
+            )
 
     # --- health ------------------------------------------------------------------------------------------
 

@@ -151,6 +151,14 @@ class GameQueries(SettingsQueries):
             await self._put_seats(tx, game_id, [spec])
             await self._touch_game(tx, game_id)
 
+    async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
+        """Replace every seat of a lobby by `specs` in one transaction (balanced teams)."""
+        async with self._write() as tx:
+            await self._require(tx, game_id, "lobby")
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
+            await self._put_seats(tx, game_id, specs)
+            await self._touch_game(tx, game_id)
+
     async def remove_seat(self, game_id: int, seat: str) -> None:
         async with self._write() as tx:
             await self._require(tx, game_id, "lobby")

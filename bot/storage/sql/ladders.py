@@ -90,10 +90,12 @@ class LadderQueries(GameQueries):
             )
         }
         ladder = ratings.ladder_for(len(seats))
-        reason = ratings.unranked_reason(
-            ranked=ranked, cancelled=False, seats=seats, moves=kinds.get("move", 0),
-            ai_took_over=kinds.get("ai_takeover", 0) > 0,
-        )
+        facts = {"ranked": ranked, "cancelled": False, "seats": seats, "moves": kinds.get("move", 0),
+                 "ai_took_over": kinds.get("ai_takeover", 0) > 0}
+        reason = ratings.unranked_reason(**facts)
+        if reason is None:  # only a game that would count looks for earlier ones between the same line-ups
+            repeats = await self._same_lineup_games(tx, seats, ladder, now)
+            reason = ratings.unranked_reason(**facts, same_lineup_games=repeats)
         users = sorted({s.user_id for s in seats if s.user_id is not None})
         if users:
             marks = _marks(users)
@@ -113,6 +115,21 @@ class LadderQueries(GameQueries):
             changes += await self._rate_scope(tx, game_id, ladder, scope, seats, winner, now, deltas)
         await apply_count_deltas(tx, deltas)
         return FinishReport(game_id, ladder, None, tuple(changes))
+
+    async def _same_lineup_games(self, tx: Transaction, seats: Sequence[SeatInfo], ladder: Ladder, now: float) -> int:
+        """Ranked games in the last REPEAT_WINDOW between the same line-ups (either side), found through one
+        player's rating history on the all-servers ladder."""
+        first = min(cast(int, s.user_id) for s in seats)
+        rows = await tx.fetch(
+            "SELECT s.game_id, s.seat, s.user_id FROM rating_history h JOIN seats s ON s.game_id = h.game_id "
+            "WHERE h.user_id = ? AND h.ladder = ? AND h.scope = ? AND h.played_at > ?",
+            first, ladder, GLOBAL_SCOPE, now - ratings.REPEAT_WINDOW,
+        )
+        games: dict[int, list[tuple[str, int | None]]] = {}
+        for r in rows:
+            games.setdefault(r[0], []).append((r[1], r[2]))
+        wanted = ratings.lineup((s.seat, s.user_id) for s in seats)
+        return sum(1 for found in games.values() if ratings.lineup(found) == wanted)
 
     async def _rate_scope(
         self,
@@ -136,7 +153,11 @@ class LadderQueries(GameQueries):
                 *users,
             )
         }
-        rated = ratings.rate_seats(seats, {u: (skill, games) for u, (skill, games, _) in old.items()}, winner)
+        # A long absence makes the returning player's rating uncertain again, so this game moves it more.
+        rated = ratings.rate_seats(
+            seats, {u: (ratings.with_absence(skill, last, now), games) for u, (skill, games, last) in old.items()},
+            winner,
+        )
         for r in rated:
             if r.user_id in old:
                 skill, games, last_played = old[r.user_id]
@@ -176,11 +197,10 @@ class LadderQueries(GameQueries):
     def _standing(self, row: Row, now: float, ahead: int) -> Standing:
         """A row of `_STANDING_COLUMNS`, with the number of listed players ahead of it."""
         games = int(row[7])
-        provisional = ratings.is_provisional(games)
-        active = ratings.is_active(row[11], now)
+        now_ = ratings.status(Skill(row[4], row[5]), games, row[11], now)
         return Standing(
-            row[0], row[1], row[2], row[3], Skill(row[4], row[5]).display, games, row[8], row[9], row[10],
-            provisional, active, ahead + 1 if not provisional and active else None,
+            row[0], row[1], row[2], row[3], now_.skill.display, games, row[8], row[9], row[10],
+            now_.provisional, now_.active, ahead + 1 if not now_.provisional and now_.active else None,
         )
 
     async def _standings(self, fetch: Fetch, now: float, where: str, *args: object) -> list[Standing]:
@@ -232,12 +252,14 @@ class LadderQueries(GameQueries):
         return found[0] if found else None
 
     async def skill(self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE) -> Skill | None:
-        """The player's raw mu and sigma on one ladder (None before their first ranked game there)."""
+        """The player's mu and sigma on one ladder now, the uncertainty of a long absence included (None before
+        their first ranked game there)."""
         lad = check_ladder(ladder)
         rows = await self._fetch(
-            "SELECT mu, sigma FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?", lad, scope, user_id
+            "SELECT mu, sigma, last_played FROM ratings WHERE ladder = ? AND scope = ? AND user_id = ?",
+            lad, scope, user_id,
         )
-        return Skill(rows[0][0], rows[0][1]) if rows else None
+        return ratings.with_absence(Skill(rows[0][0], rows[0][1]), rows[0][2], self._clock()) if rows else None
 
     async def rating_history(
         self, user_id: int, ladder: str, scope: int = GLOBAL_SCOPE, limit: int = 200

@@ -12,7 +12,7 @@ from bot.storage import ratings
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.sql.games import OPEN
 from bot.storage.sql.ladders import CountKey, LadderQueries, apply_count_deltas, count_delta
-from bot.storage.sql.port import Row
+from bot.storage.sql.port import Row, Transaction
 from bot.storage.types import (
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
@@ -23,6 +23,7 @@ from bot.storage.types import (
     PersonalData,
     Profile,
     Result,
+    SeasonPlacement,
 )
 
 _NEWEST_GAME_ID = 2**63 - 1  # "before" this id means "from the newest game on"
@@ -57,6 +58,20 @@ _BEST_WINS = (
 class PlayerQueries(LadderQueries):
     """Profiles, histories, personal data and forget-me, on top of the ladders."""
 
+    async def _forget_in_tournaments(self, tx: Transaction, user_id: int) -> None:
+        """Forget-me's part in tournaments: `bot.storage.sql.tournaments.TournamentQueries` does it."""
+        raise NotImplementedError
+
+    async def _forget_in_seasons(self, tx: Transaction, user_id: int) -> None:
+        """Forget-me's part in archived seasons: `bot.storage.sql.seasons.SeasonQueries` does it."""
+        raise NotImplementedError
+
+    async def _season_placements(self, tx: Transaction, user_id: int, guild_id: int | None) -> tuple[
+        SeasonPlacement, ...
+    ]:
+        """The profile's best season placements: `bot.storage.sql.seasons.SeasonQueries` finds them."""
+        raise NotImplementedError
+
     async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
         """Everything the profile card shows, in one snapshot; None for a user the bot has never seen."""
         scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
@@ -80,10 +95,11 @@ class PlayerQueries(LadderQueries):
                     GLOBAL_SCOPE,
                 )
             ]
+            placements = await self._season_placements(tx, user_id, guild_id)
         standings = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
         return Profile(
             user_id, player[0], tuple(standings), int(player[1]), int(player[2]), best,
-            ratings.current_streak(recent), player[3],
+            ratings.current_streak(recent), player[3], placements,
         )
 
     async def game_history(
@@ -130,6 +146,8 @@ class PlayerQueries(LadderQueries):
             if open_games:
                 ids = ", ".join(str(r[0]) for r in open_games)
                 raise PlayerInOpenGame(f"finish, resign or leave your open games first (game {ids})")
+            await self._forget_in_tournaments(tx, user_id)
+            await self._forget_in_seasons(tx, user_id)
             seats = await tx.execute(
                 "UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ?", FORGOTTEN_NAME, user_id
             )

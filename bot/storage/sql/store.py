@@ -3,8 +3,8 @@
 A backend (`bot.storage.sqlite.store.SqliteStore`, `bot.storage.postgres.store.PostgresStore`) subclasses it
 and provides connections: `_write()` (one write transaction), `_read()` (one read-only snapshot), `close`,
 `where`, `schema_version` and its engine's own health check; the queries themselves live in
-`bot.storage.sql.games`, `.ladders` and `.players`. Beside the protocol this class offers what `copy-data`
-and the benchmark need: counting, streaming and bulk-loading whole tables (`bot.storage.sql.tables`).
+`bot.storage.sql.games`, `.ladders`, `.players` and `.tournaments`. Beside the protocol this class offers what
+`copy-data` and the benchmark need: counting, streaming and bulk-loading whole tables (`bot.storage.sql.tables`).
 Must never import a database driver, discord or puluc.
 """
 
@@ -16,9 +16,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from bot.storage.sql.ladders import rebuild_counts_sql
-from bot.storage.sql.players import PlayerQueries
 from bot.storage.sql.port import Dialect, Row, Transaction
 from bot.storage.sql.tables import TABLES, Table
+from bot.storage.sql.tournaments import TournamentQueries
 from bot.storage.types import StoredCounts
 
 Clock = Callable[[], float]
@@ -57,7 +57,7 @@ class BulkLoad:
         return await count_rows(self._tx)
 
 
-class SqlStore(PlayerQueries):
+class SqlStore(TournamentQueries):
     """Storage on one SQL database. Open one with `bot.storage.open_storage`; close it once."""
 
     def __init__(self, dialect: Dialect, clock: Clock = time.time) -> None:

@@ -109,6 +109,39 @@ TABLES: tuple[Table, ...] = (
         ("ladder", "scope", "day", "bucket", "players"),
         ("ladder", "scope", "day", "bucket"),
     ),
+    Table("seasons", ("guild_id", "season", "started_at", "ended_at"), ("guild_id", "season"),
+          reals=frozenset({"started_at", "ended_at"})),
+    Table(
+        "season_standings",
+        ("guild_id", "season", "ladder", "rank", "user_id", "display_name", "rating", "games", "wins", "draws",
+         "losses"),
+        ("guild_id", "season", "ladder", "rank"),
+    ),
+    Table(
+        "tournaments",
+        (
+            "tournament_id", "guild_id", "channel_id", "message_id", "creator_id", "name", "format", "variant",
+            "setup", "turn_timer_seconds", "round_seconds", "ranked", "status", "rounds", "round", "round_deadline",
+            "created_at", "updated_at", "finished_at",
+        ),
+        ("tournament_id",),
+        booleans=frozenset({"ranked"}),
+        reals=frozenset({"round_deadline", "created_at", "updated_at", "finished_at"}),
+    ),
+    Table(
+        "tournament_entrants",
+        ("tournament_id", "number", "user_id", "display_name", "rating", "seed"),
+        ("tournament_id", "number"),
+    ),
+    Table(
+        "tournament_matches",
+        (
+            "tournament_id", "round", "board", "player_a", "player_b", "game_id", "thread_id", "outcome",
+            "decided_by", "chance_a",
+        ),
+        ("tournament_id", "round", "board"),
+        reals=frozenset({"chance_a"}),
+    ),
 )
 TABLE_NAMES = tuple(t.name for t in TABLES)
 

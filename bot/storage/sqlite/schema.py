@@ -164,7 +164,98 @@ _V3 = (
     "CREATE INDEX ratings_board ON ratings (ladder, scope, conservative DESC, user_id, games, last_played)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+# Version 4: tournaments. Matches name entrants by their number in the tournament, never by user id, so
+# forgetting a player touches only the entrant row.
+_V4 = (
+    """
+    CREATE TABLE tournaments (
+        tournament_id       INTEGER PRIMARY KEY,
+        guild_id            INTEGER NOT NULL,
+        channel_id          INTEGER NOT NULL,   -- where the tournament is announced and its threads open
+        message_id          INTEGER,            -- the announcement with Join / Leave / Start
+        creator_id          INTEGER,            -- NULL once the creator asked to be forgotten
+        name                TEXT NOT NULL,
+        format              TEXT NOT NULL CHECK (format IN ('round_robin', 'single_elimination', 'swiss')),
+        variant             TEXT NOT NULL,
+        setup               TEXT,               -- NULL: the variant's default
+        turn_timer_seconds  INTEGER NOT NULL,
+        round_seconds       INTEGER NOT NULL,   -- a round's time limit
+        ranked              INTEGER NOT NULL CHECK (ranked IN (0, 1)),
+        status              TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+        rounds              INTEGER,            -- planned, set at the start
+        round               INTEGER NOT NULL DEFAULT 0,
+        round_deadline      REAL,               -- survives restarts: the deadline, not a countdown
+        created_at          REAL NOT NULL,
+        updated_at          REAL NOT NULL,
+        finished_at         REAL
+    )
+    """,
+    "CREATE INDEX tournaments_by_guild ON tournaments (guild_id, tournament_id)",
+    "CREATE INDEX tournaments_open ON tournaments (status) WHERE status IN ('open', 'running')",
+    """
+    CREATE TABLE tournament_entrants (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+        number         INTEGER NOT NULL CHECK (number >= 1),  -- order of joining
+        user_id        INTEGER,                 -- NULL once the player asked to be forgotten
+        display_name   TEXT NOT NULL,
+        rating         INTEGER,                 -- the rating the seed came from, set at the start
+        seed           INTEGER,                 -- 1 = best, set at the start
+        PRIMARY KEY (tournament_id, number),
+        UNIQUE (tournament_id, user_id)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX tournament_entrants_by_user ON tournament_entrants (user_id) WHERE user_id IS NOT NULL",
+    """
+    CREATE TABLE tournament_matches (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+        round          INTEGER NOT NULL CHECK (round >= 1),
+        board          INTEGER NOT NULL CHECK (board >= 1),
+        player_a       INTEGER NOT NULL,        -- entrant numbers
+        player_b       INTEGER,                 -- NULL: a bye for player_a
+        game_id        INTEGER REFERENCES games (game_id),
+        thread_id      INTEGER,
+        outcome        TEXT CHECK (outcome IN ('a', 'b', 'draw', 'none')),
+        decided_by     TEXT CHECK (decided_by IN ('game', 'bye', 'forfeit', 'adjudication')),
+        chance_a       REAL,                    -- adjudication: the hard AI's chance that player_a wins
+        PRIMARY KEY (tournament_id, round, board),
+        CHECK ((outcome IS NULL) = (decided_by IS NULL))
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX tournament_matches_by_game ON tournament_matches (game_id) WHERE game_id IS NOT NULL",
+)
+
+# Version 5: seasons of a server's ladders, and each closed season's final leaderboards.
+_V5 = (
+    """
+    CREATE TABLE seasons (
+        guild_id    INTEGER NOT NULL,
+        season      INTEGER NOT NULL CHECK (season >= 1),
+        started_at  REAL,                       -- NULL for a server's first season
+        ended_at    REAL NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE season_standings (
+        guild_id      INTEGER NOT NULL,
+        season        INTEGER NOT NULL,
+        ladder        TEXT NOT NULL CHECK (ladder IN ('duel', 'team')),
+        rank          INTEGER NOT NULL CHECK (rank >= 1),
+        user_id       INTEGER,                  -- NULL once the player asked to be forgotten
+        display_name  TEXT NOT NULL,
+        rating        INTEGER NOT NULL,
+        games         INTEGER NOT NULL,
+        wins          INTEGER NOT NULL,
+        draws         INTEGER NOT NULL,
+        losses        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, ladder, rank),
+        FOREIGN KEY (guild_id, season) REFERENCES seasons (guild_id, season) ON DELETE CASCADE
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX season_standings_by_user ON season_standings (user_id) WHERE user_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -124,19 +124,20 @@ class SqliteStore(SqlStore):
         return str(self.path.absolute())
 
     async def close(self) -> None:
-        """Close both connections (a second close does nothing)."""
-        async with self._write_lock, self._read_lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                if not self.read_only:
-                    await run(self._writer, "PRAGMA optimize")  # refresh planner statistics gone stale
-            except sqlite3.Error as exc:
-                raise translate(exc) from exc
-            finally:
-                await self._reader.close()
-                await self._writer.close()
+        """Refresh the planner's statistics where they went stale, then close both connections (a second
+        close does nothing)."""
+        try:
+            if not self.read_only and not self._closed:
+                # In a write transaction of its own: ANALYZE writes, and a read that turns into a write while
+                # another process writes fails at once instead of waiting out the busy timeout.
+                async with self._write() as tx:
+                    await tx.execute("PRAGMA optimize")
+        finally:
+            async with self._write_lock, self._read_lock:
+                if not self._closed:
+                    self._closed = True
+                    await self._reader.close()
+                    await self._writer.close()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Transaction]:

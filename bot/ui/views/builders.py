@@ -28,6 +28,9 @@ def lobby_view(state: GameState, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     green, grey, blue, red = (discord.ButtonStyle.success, discord.ButtonStyle.secondary,
                               discord.ButtonStyle.primary, discord.ButtonStyle.danger)
+    if state.tournament_id is not None:  # a tournament match: seated already, either player starts it
+        view.add_item(_button("start", state, t("button.start", lang), blue))
+        return view
     free = state.free_seats()
     for team in ("A", "B"):
         has_free = any(seat[0] == team for seat in free)
@@ -43,6 +46,10 @@ def lobby_view(state: GameState, lang: str) -> discord.ui.View:
     start = _button("start", state, t("button.start", lang), blue, row=1)
     start.item.disabled = bool(free)
     view.add_item(start)
+    if state.rules.team_size > 1:  # the host balances the teams by rating once every seat is taken
+        balance = _button("balance", state, t("button.balance", lang), grey, row=1)
+        balance.item.disabled = bool(free)
+        view.add_item(balance)
     view.add_item(_button("cancel", state, t("button.cancel", lang), red, row=1))
     return view
 
@@ -93,6 +100,7 @@ def end_view(state: GameState, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if state.status != "finished":
         return view
-    view.add_item(_button("rematch", state, t("button.rematch", lang), discord.ButtonStyle.primary, turn=0))
+    if state.tournament_id is None:  # a tournament decides who plays whom next
+        view.add_item(_button("rematch", state, t("button.rematch", lang), discord.ButtonStyle.primary, turn=0))
     view.add_item(_button("replay", state, t("button.replay", lang), discord.ButtonStyle.secondary, turn=0))
     return view

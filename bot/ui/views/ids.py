@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 # kind -> what its arg holds
-LOBBY_KINDS = ("join", "addai", "leave", "start", "cancel")
+LOBBY_KINDS = ("join", "addai", "leave", "start", "cancel", "balance")
 CHALLENGE_KINDS = ("accept", "decline")
 PLAY_KINDS = ("move", "pick", "resign", "confirm")
 END_KINDS = ("rematch", "replay")

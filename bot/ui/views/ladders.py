@@ -26,6 +26,10 @@ LEADERBOARD_TEMPLATE = (
     r"puluc:lb:(?P<scope>[0-9]{1,20}):(?P<ladder>duel|team):(?P<page>[0-9]{1,6}):(?P<owner>[0-9]{1,20})"
 )
 FORGET_TEMPLATE = r"puluc:forget:(?P<action>yes|no):(?P<user>[0-9]{1,20}):(?P<issued>[0-9]{1,12})"
+# A closed season's leaderboard of the server the message is in: `puluc:lbs:<season>:<ladder>:<page>:<owner>`.
+SEASON_TEMPLATE = (
+    r"puluc:lbs:(?P<season>[0-9]{1,6}):(?P<ladder>duel|team):(?P<page>[0-9]{1,6}):(?P<owner>[0-9]{1,20})"
+)
 
 
 class LadderHandler(Protocol):
@@ -35,6 +39,10 @@ class LadderHandler(Protocol):
 
     async def answer_forget(
         self, interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int
+    ) -> None: ...
+
+    async def show_season_page(
+        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
     ) -> None: ...
 
 
@@ -81,6 +89,34 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
             await handler.show_page(interaction, self.scope, self.ladder, self.page, self.owner)
 
 
+class SeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEASON_TEMPLATE):
+    """Previous or Next on a closed season's leaderboard: shows page `page` of it."""
+
+    def __init__(self, season: int, ladder: str, page: int, owner: int, *, label: str | None = None,
+                 disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                custom_id=f"puluc:lbs:{season}:{ladder}:{page}:{owner}",
+            )
+        )
+        self.season, self.ladder, self.page, self.owner = season, ladder, page, owner
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SeasonButton:
+        return cls(int(match["season"]), match["ladder"], int(match["page"]), int(match["owner"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await admitted(interaction)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = _handler(interaction)
+        if handler is not None:
+            await handler.show_season_page(interaction, self.season, self.ladder, self.page, self.owner)
+
+
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
     """Confirm or call off forget-me; only `user` (who asked) may press it."""
 
@@ -117,7 +153,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
             await handler.answer_forget(interaction, self.confirmed, self.user_id, self.issued)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardButton, ForgetButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardButton, SeasonButton, ForgetButton)
 
 
 def leaderboard_view(
@@ -139,4 +175,17 @@ def forget_view(user_id: int, issued: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ForgetButton(True, user_id, issued, label=t("privacy.forget.confirm", lang)))
     view.add_item(ForgetButton(False, user_id, issued, label=t("privacy.forget.cancel", lang)))
+    return view
+
+
+def season_view(
+    season: int, ladder: str, page: int, owner: int, lang: str, *, has_previous: bool, has_next: bool
+) -> discord.ui.View | None:
+    """Previous / Next for a closed season's leaderboard (None when it fits on one page)."""
+    if not has_previous and not has_next:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(SeasonButton(season, ladder, max(page - 1, 0), owner, label=t("ladder.previous", lang),
+                               disabled=not has_previous))
+    view.add_item(SeasonButton(season, ladder, page + 1, owner, label=t("ladder.next", lang), disabled=not has_next))
     return view

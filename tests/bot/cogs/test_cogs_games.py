@@ -72,7 +72,8 @@ async def test_an_absent_player_gets_a_move_played_when_the_timer_runs_out(world
 
     assert session.state.seq > seq
     assert session.state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
-    assert "Time ran out" in game_message(world.games).embeds[0].description
+    told = game_message(world.games).embeds[0].description
+    assert told is not None and "ran out of time (1 of 3 in a row), so the bot moved instead." in told
 
 
 async def test_resigning_asks_first_then_ends_with_rematch_and_replay(world: World) -> None:
@@ -111,10 +112,12 @@ async def test_creating_games_too_fast_is_slowed_down(world: World) -> None:
 
 async def test_rules_and_help_answer_only_the_caller(world: World) -> None:
     rules = await world.alice.slash(world.games, "puluc rules", variant="fire")
-    assert rules.ephemeral and rules.response.embeds[0].title == "Fire"
+    assert rules.ephemeral and rules.response.embeds[0].title == "Fire: ants with a burning middle cell"
     assert rules.response.embeds[0].image.url == "attachment://board.png"
     helped = await world.alice.slash(world.games, "puluc help")
-    assert helped.ephemeral and "/puluc new" in helped.response.embeds[0].fields[0].value
+    commands, board = helped.response.embeds
+    assert helped.ephemeral and "/puluc new" in commands.fields[0].value
+    assert board.title == "Reading the board"
 
 
 async def test_a_move_can_be_picked_from_the_menu(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,7 +162,7 @@ async def test_a_refusal_speaks_the_language_of_the_person_who_clicked(
 
     monkeypatch.setattr(sim_interactions, "base_payload", in_french)
     refused = await waiting.click(message, custom_id=move_id)
-    assert "Ce n'est pas votre tour." in said(refused)
+    assert "Ce n’est pas votre tour." in said(refused)
 
 
 async def test_a_game_message_that_scrolled_away_is_posted_again_at_the_bottom(world: World) -> None:

@@ -20,7 +20,6 @@ from typing import Any
 import discord
 import pytest
 import simcord
-import simcord.interactions as sim_interactions
 from discord.ext import commands
 from PIL import Image
 
@@ -36,7 +35,9 @@ from tests.helpers import World as Server
 LADDERS = "bot.cogs.ladders"
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
 CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
-LONG_AGO = 1_748_736_000.0  # 2025-06-01: inactive by any clock the bot may use
+# Carol's games: 45 days before the bot's clock (time.time()): inactive, yet not away long enough for her
+# rating to be provisional again (bot.storage.ratings.PROVISIONAL_SIGMA).
+CAROL_DAYS_AGO = 45
 
 
 class LadderBot(commands.Bot):
@@ -154,7 +155,7 @@ def world(simcord_env: simcord.Env) -> World:
 @pytest.fixture
 async def ladder(world: World, database: Path) -> Ladder:
     seeded = Ladder()
-    clock = FakeClock(LONG_AGO, tick=60)  # every write a minute later, so games have distinct times
+    clock = FakeClock(time.time() - CAROL_DAYS_AGO * 86_400, tick=60)  # a minute a write: distinct times
     store = await open_store(database, clock=clock)
     guild = world.guild.id
     seed = iter(range(1, 1000))
@@ -224,23 +225,6 @@ def posted(world: World) -> discord.Embed:
 
 def field_value(embed: discord.Embed, name: str) -> str:
     return next(f.value for f in embed.fields if f.name == name) or ""
-
-
-@pytest.fixture
-def interaction_locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """SimCord always sends en-US; rewrite the interaction payload's locale (private API)."""
-
-    def set_locale(locale: str) -> None:
-        original = sim_interactions.base_payload
-
-        def patched(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-            record, payload = original(*args, **kwargs)
-            payload["locale"] = locale
-            return record, payload
-
-        monkeypatch.setattr(sim_interactions, "base_payload", patched)
-
-    return set_locale
 
 
 async def forged_click(env: simcord.Env, actor: simcord.MemberActor, message: Any, custom_id: str) -> None:
@@ -357,11 +341,11 @@ async def test_profile_shows_ratings_record_streak_and_a_rating_chart(world: Wor
     embed = answer(shown).embeds[0]
     assert embed.title == "Puluc profile: alice"
     server = field_value(embed, "1 v 1 · This server")
-    assert f"Rating **{standing.rating}** · rank #{standing.rank}" in server
+    assert f"Rating **{standing.rating}** · #{standing.rank} on the leaderboard" in server
     assert "5 games: 0 wins, 0 draws, 5 losses" in server
     assert "5 games: 0 wins" in field_value(embed, "1 v 1 · All servers")
     assert field_value(embed, "Current streak") == "5 losses in a row"
-    assert field_value(embed, "Favourite variant") == t("rules.preset.bell.title", "en")
+    assert field_value(embed, "Favourite variant") == "Bell"
     assert field_value(embed, "Best win") == "No ranked win yet"
     assert field_value(embed, "All finished games").startswith("5 games · ")
     assert embed.image.url == "attachment://rating.png"
@@ -375,12 +359,12 @@ async def test_profile_marks_provisional_and_inactive_ratings(world: World, ladd
     bob = await world.alice.slash(world.games, "puluc profile", user=world.bob)
     embed = answer(bob).embeds[0]
     assert "(provisional: 2 ranked games of 5)" in field_value(embed, "1 v 1 · This server")
-    assert "rank #" not in field_value(embed, "1 v 1 · This server")
+    assert "on the leaderboard" not in field_value(embed, "1 v 1 · This server")
     assert field_value(embed, "Best win").startswith("1 v 1: game #")
     assert field_value(embed, "Current streak") == "2 wins in a row"
 
     carol = await world.alice.slash(world.games, "puluc profile", user=world.carol)
-    assert "not ranked: no ranked game in the last 30 days" in field_value(
+    assert "not listed: no ranked game in the last 30 days" in field_value(
         answer(carol).embeds[0], "1 v 1 · This server")
 
 
@@ -467,7 +451,8 @@ async def test_without_attach_files_the_profile_has_no_chart_and_replay_says_why
     assert "5 losses" in field_value(answer(profile).embeds[0], "1 v 1 · This server")
 
     replay = await world.alice.slash(no_files, "puluc replay", game_id=ladder.alice_games[0].game_id)
-    assert replay.ephemeral and answer(replay).content == t("ladder.need_files", "en")
+    assert replay.ephemeral and answer(replay).content == (
+        "I need the Attach Files permission in this channel to send that.")
 
 
 async def test_ladder_texts_follow_the_callers_language_and_its_plurals(
@@ -478,7 +463,7 @@ async def test_ladder_texts_follow_the_callers_language_and_its_plurals(
     board = await world.bob.slash(world.games, "puluc leaderboard")
     profile = await world.alice.slash(world.games, "puluc profile", user=world.bob)
 
-    assert answer(board).embeds[0].title == "Рейтинг: 1 на 1, Цей сервер"
+    assert answer(board).embeds[0].title == "Таблиця лідерів: 1 на 1, Цей сервер"
     assert "зіграно 2 рейтингові гри" in field_value(answer(board).embeds[0], "Ваше місце")
     assert button(answer(board).components, "Далі")["custom_id"].startswith("puluc:lb:")
     assert field_value(answer(profile).embeds[0], "Поточна серія") == "2 перемоги поспіль"

@@ -1,7 +1,8 @@
 """A second bot process for the storage tests: `python -m tests.bot.storage.child MODE DATABASE_URL ...`.
 
     write URL             append events to one running game forever, printing each number once committed
-    rate URL SEED GAMES   play GAMES ranked duels among users 1..4 (pairs drawn with SEED), printing "done"
+    rate URL SEED GAMES   play GAMES ranked duels among users 1..4 (pairs drawn with SEED), printing "done N"
+                          with N the games that were rated
 
 The tests kill the writer with SIGKILL mid-stream, and run two raters at once against one database.
 """
@@ -35,6 +36,7 @@ async def write(url: str) -> None:
 async def rate(url: str, seed: int, games: int) -> None:
     storage = await open_storage(url)
     rng = random.Random(seed)
+    rated = 0
     try:
         for _ in range(games):
             a, b = rng.sample(RATED_USERS, 2)
@@ -45,11 +47,13 @@ async def rate(url: str, seed: int, games: int) -> None:
             await storage.start_game(game_id, first_team="A", throw_off=[], seed=None, snapshot_ppn="s",
                                      turn_deadline=None)
             await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})] * 6)
-            await storage.finish_game(game_id, winner=rng.choice(["A", "B"]), scores={"A": 1, "B": 0},
-                                      end_reason="normal")
+            report = await storage.finish_game(game_id, winner=rng.choice(["A", "B"]), scores={"A": 1, "B": 0},
+                                               end_reason="normal")
+            # The same two players count only REPEAT_LIMIT times in 24 hours: later games are unranked.
+            rated += report.unranked is None
     finally:
         await storage.close()
-    print("done", flush=True)
+    print(f"done {rated}", flush=True)
 
 
 if __name__ == "__main__":

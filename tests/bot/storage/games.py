@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from bot.storage.protocol import GameRepository
+from bot.storage.ratings import REPEAT_LIMIT, REPEAT_WINDOW
 from bot.storage.types import FinishReport, NewEvent, SeatSpec
+from tests.helpers import FakeClock
 
 RULES = {"route": "army", "capture": "stack", "team_size": 1}
 START_PPN = "././././././././. A1:5,B1:5 A1:0,B1:0 A1 -"
@@ -57,3 +59,17 @@ async def play(
     report = await storage.finish_game(game_id, winner=winner, scores={"A": 1, "B": 0}, end_reason="normal",
                                        kills=kills, events=[NewEvent("move", {"move": "1:H"})], first_seq=last + 1)
     return game_id, report
+
+
+async def play_many(
+    storage: GameRepository, clock: FakeClock, players: list[int | None], winner: str | None, times: int,
+    **options: object,
+) -> tuple[int, FinishReport]:
+    """`times` games between the same line-ups, a day later after every REPEAT_LIMIT of them (more ranked
+    games between the same players in 24 hours would be unranked); return the last game's id and report."""
+    assert times >= 1
+    for i in range(times):
+        if i and i % REPEAT_LIMIT == 0:
+            clock.advance(seconds=REPEAT_WINDOW)
+        found = await play(storage, players, winner, **options)  # type: ignore[arg-type]
+    return found

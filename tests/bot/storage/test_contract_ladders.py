@@ -10,9 +10,9 @@ from openskill.models import PlackettLuce
 
 from bot.storage.errors import GameStateError, PlayerInOpenGame
 from bot.storage.protocol import Storage
-from bot.storage.ratings import DAY, NEWCOMER
+from bot.storage.ratings import DAY, NEWCOMER, REPEAT_LIMIT, REPEAT_WINDOW
 from bot.storage.types import FORGOTTEN_NAME, NewEvent, SeatSpec, UnrankedReason
-from tests.bot.storage.games import GUILD, play
+from tests.bot.storage.games import GUILD, play, play_many
 from tests.helpers import FakeClock
 
 
@@ -101,9 +101,8 @@ async def test_a_game_is_finished_and_rated_only_once(storage: Storage) -> None:
     assert standing is not None and standing.games == 1
 
 
-async def test_provisional_players_are_marked_and_left_off_the_leaderboard(storage: Storage) -> None:
-    for _ in range(4):
-        await play(storage, [1, 2], "A")
+async def test_provisional_players_are_marked_and_left_off_the_leaderboard(storage: Storage, clock: FakeClock) -> None:
+    await play_many(storage, clock, [1, 2], "A", 4)
     standing = await storage.standing(1, "duel", 0)
     assert standing is not None and standing.provisional and standing.rank is None
     assert (await storage.leaderboard("duel", 0)).entries == ()
@@ -118,12 +117,10 @@ async def test_provisional_players_are_marked_and_left_off_the_leaderboard(stora
 
 
 async def test_leaderboard_lists_only_players_active_in_30_days(storage: Storage, clock: FakeClock) -> None:
-    for _ in range(5):
-        await play(storage, [1, 2], "A")
+    await play_many(storage, clock, [1, 2], "A", 5)
     clock.advance(days=20)
-    for _ in range(5):
-        await play(storage, [3, 4], "A")
-    clock.advance(days=11)  # users 1 and 2 last played 31 days ago
+    await play_many(storage, clock, [3, 4], "A", 5)
+    clock.advance(days=10)  # users 1 and 2 last played 31 days ago (play_many took a day)
     board = await storage.leaderboard("duel", 0, caller_id=1)
     assert [e.user_id for e in board.entries] == [3, 4]
     assert board.caller is not None and not board.caller.active and board.caller.rank is None
@@ -134,8 +131,8 @@ async def test_activity_is_counted_in_whole_utc_days(storage: Storage, clock: Fa
     truncates; PostgreSQL's ::bigint would round 0.7 of a day up): the 30-day window ends at a day boundary."""
     day_start = (clock.now // DAY) * DAY
     clock.now = day_start + 0.7 * DAY
-    for _ in range(5):
-        await play(storage, [1, 2], "A")
+    for opponent in (2, 2, 3, 3, 4):  # five ranked games at once: no line-up more than REPEAT_LIMIT times
+        await play(storage, [1, opponent], "A")
     assert await storage.integrity_check() == "ok"  # rank counts bucketed as Python's int() and floor() do
     clock.now = day_start + 30 * DAY + 0.9 * DAY  # 30 days later: the game's day is still in the window
     standing = await storage.standing(1, "duel", 0)
@@ -146,10 +143,9 @@ async def test_activity_is_counted_in_whole_utc_days(storage: Storage, clock: Fa
     assert (await storage.leaderboard("duel", 0)).entries == ()
 
 
-async def test_leaderboard_pages_and_the_callers_rank_off_the_page(storage: Storage) -> None:
+async def test_leaderboard_pages_and_the_callers_rank_off_the_page(storage: Storage, clock: FakeClock) -> None:
     for pair in range(6):  # twelve players, winners better than losers
-        for _ in range(5):
-            await play(storage, [100 + 2 * pair, 101 + 2 * pair], "A")
+        await play_many(storage, clock, [100 + 2 * pair, 101 + 2 * pair], "A", 5)
     first = await storage.leaderboard("duel", 0, 0, caller_id=111)
     second = await storage.leaderboard("duel", 0, 1)
     assert len(first.entries) == 10 and first.has_next and not first.has_previous
@@ -166,8 +162,10 @@ async def test_leaderboard_pages_and_the_callers_rank_off_the_page(storage: Stor
         await storage.leaderboard("chess", 0)
 
 
-async def test_ladders_are_kept_per_server_and_global(storage: Storage) -> None:
-    for _ in range(5):
+async def test_ladders_are_kept_per_server_and_global(storage: Storage, clock: FakeClock) -> None:
+    for i in range(5):
+        if i == REPEAT_LIMIT:  # more games between the same two in 24 hours would be unranked
+            clock.advance(seconds=REPEAT_WINDOW)
         await play(storage, [1, 2], "A", guild_id=10)
         await play(storage, [1, 3], "B", guild_id=11)
     in_10 = await storage.standing(1, "duel", 10)
@@ -229,9 +227,8 @@ async def test_personal_data_counts_what_points_at_the_user(storage: Storage) ->
     assert (stranger.display_name, stranger.seats, stranger.ratings) == (None, 0, 0)
 
 
-async def test_forget_me_erases_the_player_but_keeps_others_records(storage: Storage) -> None:
-    for _ in range(5):
-        game_id, _ = await play(storage, [1, 2], "A")
+async def test_forget_me_erases_the_player_but_keeps_others_records(storage: Storage, clock: FakeClock) -> None:
+    game_id, _ = await play_many(storage, clock, [1, 2], "A", 5)
     before = await storage.skill(2, "duel", 0)
     report = await storage.forget_me(1)
     assert (report.seats_anonymised, report.games_unhosted, report.ratings_deleted, report.history_deleted,

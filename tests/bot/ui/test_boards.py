@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -33,8 +32,7 @@ from renderer.legend import key_room
 from renderer.panels import turn_line
 from renderer.paths import move_path
 from renderer.texts import DEFAULT_TEXTS, resolve
-from renderer.theme import THEMES
-from tests.helpers import World, custom_ids, game_message, move_ids, pixels, played, random_record
+from tests.helpers import World, custom_ids, game_message, move_ids, played, random_record
 
 
 def running(position: Position, *, ai: str | None = None) -> GameState:
@@ -159,18 +157,3 @@ async def test_the_demo_draws_exactly_the_board_the_game_message_carries(world: 
     # A demo board that skipped the game message's parts (names, badges) would differ.
     assert demo.board_png(replace(state, seats=tuple(replace(s, name="x") for s in state.seats)),
                           bot.presenter.last_move(1), "en", bot.settings.advantage_bar_ms) != sent
-
-
-def test_the_demo_writes_boards_as_players_see_them(tmp_path: Path) -> None:
-    summary = demo.run_demo(tmp_path, seed=2, budget_ms=5)
-    boards = sorted(tmp_path.glob("board_*.png"))
-    assert f"{len(boards)} board images" in summary
-    first = Image.open(boards[0]).convert("RGB")
-    layout = layout_for(9, 1)
-    assert first.size == (layout.width, layout.height)
-    # The first board already shows A1's throw in the header, as the game message does once the turn starts.
-    state = demo.start_state(2)
-    assert state.position is not None and state.position.must_throw
-    header = set(pixels(first.crop(layout.lines[0])))
-    assert THEMES["dark"].stick_face in header
-    assert (tmp_path / "replay.gif").is_file() and (tmp_path / "advantage.png").is_file()

@@ -30,7 +30,7 @@ OTHER_LANGUAGES = [lang for lang in SUPPORTED if lang != "en"]
 
 # The command surface the issue asks for: subcommand -> its options.
 COMMANDS: dict[str, set[str]] = {
-    "new": {"variant", "team_size", "setup", "ranked", "turn_timer", "thread"},
+    "new": {"variant", "team_size", "setup", "ranked", "turn_timer", "thread", "fire", "scorpion", "eagle_returns"},
     "challenge": {"opponent", "variant", "ranked"},
     "ai": {"difficulty", "variant"},
     "move": {"move"},
@@ -41,12 +41,14 @@ COMMANDS: dict[str, set[str]] = {
     "help": set(),
     "cancel": set(),
     "settings": {"default_variant", "turn_timer", "ranked", "language"},
-    "leaderboard": {"scope", "ladder"},
+    "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
     "replay": {"game_id"},
     "privacy": set(),
     "forget-me": set(),
+    "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
+    "season": set(),  # a group of /puluc-admin: `season start`
 }
 PRESETS = ("bell", "ants", "eagle", "scorpion", "fire", "culin", "village")
 FLAGS = ("fire", "scorpion", "eagle_returns", "one_active")
@@ -205,7 +207,7 @@ async def test_translator_leaves_english_and_unknown_locales_to_the_default(loca
 
 async def test_translator_uses_the_message_as_key_when_no_key_is_given() -> None:
     string = app_commands.locale_str("choice.difficulty.hard")
-    assert await PulucTranslator().translate(string, Locale.ukrainian, OTHER_CONTEXT) == "Складно"
+    assert await PulucTranslator().translate(string, Locale.ukrainian, OTHER_CONTEXT) == "Складний"
     untranslated = app_commands.locale_str("no such text")
     assert await PulucTranslator().translate(untranslated, Locale.ukrainian, OTHER_CONTEXT) is None
 
@@ -228,9 +230,14 @@ async def test_discord_payload_carries_localized_names_choices_and_descriptions(
     assert sub["name_localizations"] == {"uk": "правила", "it": "regole", "fr": "règles"}
     option = sub["options"][0]
     assert option["name"] == "variant" and option["name_localizations"]["fr"] == "variante"
-    assert option["description_localizations"]["uk"] == "Який варіант пояснити"
+    assert option["description_localizations"]["uk"] == "Який варіант пояснити (якщо порожньо — загальні правила)"
     eagle = next(choice for choice in option["choices"] if choice["value"] == "eagle")
-    assert eagle["name_localizations"] == {"uk": "Орел", "it": "Aquila", "fr": "Aigle"}
+    assert eagle["name"] == "Eagle: no stacks, one strike each"
+    assert eagle["name_localizations"] == {
+        "uk": "Орел: без вежок, кожна фішка б’є раз",
+        "it": "Aquila: niente pile, un solo colpo",
+        "fr": "Aigle\u00a0: pas de piles, chaque pion frappe une fois",
+    }
 
 
 # --- languages ------------------------------------------------------------------------------------
@@ -273,7 +280,7 @@ def test_key_missing_in_a_language_falls_back_to_english(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(i18n, "catalogue", without_host_only)
     assert t("error.host_only", "uk") == "Only the host of this game can do that."
-    assert t("error.not_your_turn", "uk") == "Зараз не ваш хід."
+    assert t("error.not_your_turn", "uk") == "Зараз не ваша черга."
 
 
 def test_public_messages_follow_the_server_setting_over_its_locale() -> None:
@@ -345,8 +352,8 @@ def test_plural_rules_exist_only_for_supported_languages() -> None:
         ("uk", 11, "11 фішок вдома"),
         ("en", 1, "1 piece at home"),
         ("en", 0, "0 pieces at home"),
-        ("it", 1, "1 pedina al villaggio"),
-        ("it", 4, "4 pedine al villaggio"),
+        ("it", 1, "1 pedina a casa"),
+        ("it", 4, "4 pedine a casa"),
         ("fr", 0, "0 pion au camp"),
         ("fr", 1, "1 pion au camp"),
         ("fr", 2, "2 pions au camp"),
@@ -366,7 +373,7 @@ def test_million_falls_back_to_other_when_many_is_not_written() -> None:
         ("en", "Slow down: try again in 3 seconds."),
         ("uk", "Не поспішайте: спробуйте ще раз через 3 секунди."),
         ("it", "Piano: riprova tra 3 secondi."),
-        ("fr", "Doucement : réessayez dans 3 secondes."),
+        ("fr", "Doucement\u00a0: réessayez dans 3 secondes."),
     ],
 )
 def test_cooldown_error_in_every_language(lang: str, text: str) -> None:
@@ -379,7 +386,7 @@ def test_cooldown_error_in_every_language(lang: str, text: str) -> None:
         ("en", "2:7b is not a legal move right now."),
         ("uk", "Хід 2:7b зараз неможливий."),
         ("it", "2:7b non è una mossa valida adesso."),
-        ("fr", "2:7b n'est pas un coup permis maintenant."),
+        ("fr", "2:7b n’est pas un coup permis maintenant."),
     ],
 )
 def test_illegal_move_error_names_the_move(lang: str, text: str) -> None:
@@ -449,8 +456,8 @@ def test_rules_are_written_in_each_language_not_copied_from_english(lang: str) -
 
 
 def test_rules_page_follows_the_locale_of_the_reader() -> None:
-    assert rules_page(Locale.ukrainian, "village").title == "Село"
-    assert rules_page(Locale.german, "village").title == "Village"
+    assert rules_page(Locale.ukrainian, "village").title == "Село: один позначений бік — ходу немає"
+    assert rules_page(Locale.german, "village").title == "Village: one marked side means no move"
 
 
 def test_unknown_preset_has_no_rules_page() -> None:

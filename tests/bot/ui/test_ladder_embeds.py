@@ -36,6 +36,9 @@ def test_the_callers_place_says_ranked_provisional_inactive_or_unrated() -> None
     assert provisional == "Your rating 1834 is provisional: 1 ranked game played, 5 needed to be listed."
     assert "not listed" in caller_line(standing(1, "a", rank=None, active=False), "en")
     assert caller_line(None, "en").startswith("You have no rating on this ladder yet")
+    # Away so long that the rating is uncertain again: provisional, though the games were played.
+    away = caller_line(standing(1, "a", games=40, rank=None, provisional=True, active=False), "en")
+    assert away.startswith("Your rating is 1834 and provisional again")
 
 
 def test_the_caller_is_marked_on_the_page_that_lists_them() -> None:
@@ -56,3 +59,13 @@ def test_a_history_line_names_partners_and_a_cancelled_game_has_no_result() -> N
     assert "**Cancelled**" in line and "casual" in line
     assert "against ben, Former player" in line and line.endswith(" · with ana")
     assert "<t:1800000000:R>" in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [("en", "AI (Hard)"), ("uk", "ШІ (Складний)"), ("it", "IA (Difficile)"), ("fr", "IA (Difficile)")],
+)
+def test_an_ai_opponent_in_a_history_is_named_in_the_readers_language(lang: str, shown: str) -> None:
+    game = GameSummary(5, "bell", 1, False, "finished", "A1", (), ("AI (hard)",), "win", "normal", 1.0)
+    assert f" {shown} " in history_line(game, lang)
+    assert player_name("AI (hardest)", lang) == "AI (hardest)"  # a name that only looks alike stays a name
