@@ -329,8 +329,14 @@ class Presenter:
                 if await self._show(state, lang, finished, None) is not Shown.NOT_SHOWN:
                     log.info("game %d is shown again", game_id)
                     return
-        log.error("game %d could not be shown for %g s; its next action or /puluc board will show it",
-                  game_id, sum(HEAL_DELAYS))
+        # Discord has been refusing for minutes (or the channel is gone): the next action or /puluc board shows
+        # the game; nothing of it is lost meanwhile.
+        log.warning("game %d could not be shown for %g s; its next action or /puluc board will show it",
+                    game_id, sum(HEAL_DELAYS))
+        async with self._lock(game_id):
+            waiting = self._unshown.pop(game_id, None)
+            if waiting is not None and not waiting[0].is_open:
+                self._forget(game_id)
 
     async def channel(self, channel_id: int) -> Any:
         """A channel or thread the bot can post in (from the cache, else fetched with retries), or None when
