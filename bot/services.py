@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.sessions import Limits, MovePicker, SessionManager, engine_picker
+from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
 from bot.sessions.tournaments.manager import TournamentManager
 from bot.sessions.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
@@ -110,8 +110,11 @@ async def start_game_services(
     async def stored_locale(guild_id: int) -> str | None:
         return (await storage.guild_settings(guild_id)).locale
 
+    async def show(result: ActionResult) -> None:
+        await presenter.show(result)
+
     presenter.store_locale = stored_locale
-    manager.add_listener(presenter.show)
+    manager.add_listener(show)
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage, manager, rooms=DiscordRooms(presenter), clock=clock,
@@ -132,3 +135,4 @@ async def stop_game_services(found: GameServices) -> None:
     await found.tournaments.stop_timers()
     await found.manager.stop_timers()
     await found.manager.settled()
+    await found.presenter.close()

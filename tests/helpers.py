@@ -34,6 +34,7 @@ from simcord.enums import ComponentType, InteractionType
 
 from bot.app import PulucBot
 from bot.config import Settings
+from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
 from bot.sessions.session import Advisor, MovePicker
 from bot.storage.memory import MemoryStorage
@@ -409,3 +410,20 @@ async def click_concurrently(
     await env.settle()
     return [simcord.InteractionResult(env, record) for record in records]
 
+
+
+async def accepted_challenge(world: World, *, ranked: bool = False) -> GameSession:
+    """alice challenges bob in #games and bob accepts: the session of the game that starts."""
+    challenged = await world.alice.slash(world.games, "puluc challenge", opponent=world.bob, ranked=ranked)
+    assert challenged.response is not None
+    (accept,) = custom_ids(challenged.response, "puluc:accept:")
+    await world.bob.click(challenged.response.message, custom_id=accept)
+    session = services(world.env.bot).manager.in_channel(world.games.id)
+    assert session is not None
+    return session
+
+
+async def logged_moves(world: World, game_id: int) -> list[str]:
+    """The moves of a game as its stored log holds them, in order: what was played, each once."""
+    stored = await services(world.env.bot).storage.game_log(game_id)
+    return [e.payload["move"] for e in stored.events if e.kind == "move"]

@@ -21,11 +21,11 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog
 from bot.services import storage_of
-from bot.sessions.recovery import record_of
+from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
-from bot.ui.boards import render_game_replay, render_rating_chart
+from bot.ui.boards import render_rating_chart
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -43,12 +43,11 @@ from bot.ui.ladder_embeds import (
     leaderboard_embed,
     privacy_embed,
     profile_embed,
-    variant_label,
 )
+from bot.ui.replays import replay_of
 from bot.ui.replies import Refusal, report_error
 from bot.ui.season_embeds import season_embed
 from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view, season_view
-from puluc import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +59,6 @@ FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked 
 CHART_THEME = "dark"
 
 
-def _render_replay(record: GameRecord, lang: str) -> tuple[bytes, str]:
-    # No player names on the picture: a stored game may outlive a player's forget-me.
-    return render_game_replay(record, CHART_THEME, lang), record.to_json(indent=2)
 
 
 class Ladders(PulucCog):
@@ -198,18 +194,8 @@ class Ladders(PulucCog):
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
-        log_ = await self.store.game_log(game_id)
-        record = record_of(log_)
-        gif, record_json = await asyncio.to_thread(_render_replay, record, lang)
-        files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
-        key = "ladder.replay.done"
-        if len(gif) + len(record_json) <= interaction.filesize_limit:
-            files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
-        else:
-            key = "ladder.replay.too_big"
-        await interaction.followup.send(
-            t(key, lang, game_id=game_id, variant=variant_label(log_.game.variant, lang)), files=files
-        )
+        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit)
+        await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
         """The message key of why this game cannot be replayed here, or None if it can."""

@@ -7,7 +7,6 @@ the presenter then edits the game message. This module must never judge a move: 
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -16,15 +15,24 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
 from bot.services import GameServices, services
-from bot.sessions import GameSession
-from bot.sessions.errors import NoGameHere, NotAPlayer
+from bot.sessions import ActionResult, GameSession
+from bot.sessions.errors import NoGameHere, NotAPlayer, StaleAction
+from bot.ui.delivery import Shown
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.messages import move_label
+from bot.ui.replays import replay_of
 from bot.ui.replies import report_error
 from bot.ui.views.builders import confirm_resign_view
 from bot.ui.views.ids import ComponentId
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+
+
+def played_label(result: ActionResult, notation: str, lang: str) -> str:
+    """The move just played, in words ("throw 3: ..."), or its notation when it cannot be found."""
+    previous = result.previous.legal_options() if result.previous else []
+    played = next((o for o in previous if o.notation == notation.strip()), None)
+    return move_label(played.effect, lang) if played else notation.strip()
 
 
 class Play(PulucCog):
@@ -51,11 +59,8 @@ class Play(PulucCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await session.play(interaction.user.id, move)
         await self.games.presenter.show(result)
-        played = next((o for o in (result.previous.legal_options() if result.previous else [])
-                       if o.notation == move.strip()), None)
         lang = language_for(interaction.locale)
-        label = move_label(played.effect, lang) if played else move.strip()
-        await interaction.followup.send(t("play.done", lang, move=label), ephemeral=True)
+        await self.games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, move, lang)))
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction[Any],
@@ -118,8 +123,17 @@ class Play(PulucCog):
         if component.kind in ("move", "pick"):
             notation = component.arg if component.kind == "move" else (values[0] if values else "")
             await interaction.response.defer()
-            result = await session.play(interaction.user.id, notation, turn=component.turn)
-            await games.presenter.show(result, interaction)
+            try:
+                result = await session.play(interaction.user.id, notation, turn=component.turn)
+            except StaleAction:
+                # Refused on the game's own message: that message shows an old position, so show the game.
+                if interaction.message is not None and interaction.message.id == session.state.message_id:
+                    await games.presenter.refresh(session.state)
+                raise
+            shown = await games.presenter.show(result, interaction)
+            if shown in (Shown.POSTED, Shown.NOT_SHOWN):
+                # The message the player clicked did not change in front of them: say that the move counted.
+                await games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, notation, lang)))
         elif component.kind == "resign":
             if session.state.seat_of(interaction.user.id) is None:
                 raise NotAPlayer(f"user {interaction.user.id} is not in game {component.game_id}")
@@ -137,12 +151,8 @@ class Play(PulucCog):
     async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         state = await self.games.manager.finished_state(component.game_id)
-        lang = language_for(interaction.locale)
-        gif = await self.games.presenter.replay_gif(state, lang)
-        await interaction.followup.send(
-            t("play.replay", lang, game_id=state.game_id),
-            file=discord.File(io.BytesIO(gif), filename=f"puluc-{state.game_id}.gif"), ephemeral=True,
-        )
+        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit)
+        await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

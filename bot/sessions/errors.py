@@ -124,3 +124,21 @@ class InvalidOptions(SessionError):
     `code` (a `puluc.ErrorCode` value) and the fields that explain it (`field`, `value`, `low`, `high`, ...)."""
 
     key = "error.invalid_rules"
+
+
+class NotSaved(SessionError):
+    """The database could not store the action now (disk full, unreachable or restarting, a lock held too
+    long): nothing of it was saved and the game is as it was; the same action may succeed in a moment.
+    `reason` is the storage layer's short code ("disk_full", "unreachable", ...)."""
+
+    key = "error.not_saved"
+
+    def __init__(self, detail: str, *, reason: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+class MoveNotSaved(NotSaved):
+    """A move (or resignation) that could not be saved, so it was not played."""
+
+    key = "error.move_not_saved"

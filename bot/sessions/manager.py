@@ -16,12 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, SelfChallenge, TooManyGames
-from bot.sessions.reload import CorruptGame, state_from_log
+from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
+from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
+from bot.sessions.saving import storage_errors
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
-from bot.sessions.timers import DeadlineScheduler
+from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound
 from bot.storage.protocol import GameRepository
@@ -106,18 +107,14 @@ class SessionManager:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every open game from the repository; return how many were loaded."""
-        loaded = 0
-        for stored in await self.repository.open_games():
-            try:
-                state = state_from_log(stored)
-            except CorruptGame:
-                log.exception("game %d cannot be reloaded; it stays in the database untouched", stored.game.game_id)
-                continue
+        """Rebuild every open game from the repository (replayed off the event loop); return how many loaded."""
+        states, corrupt = await read_open_games(self.repository)
+        for bad in corrupt:
+            log.error("%s; it stays in the database untouched and is not loaded", bad)
+        for state in states:
             self._add(state)
-            loaded += 1
-        log.info("reloaded %d open games", loaded)
-        return loaded
+        log.info("reloaded %d open games", len(states))
+        return len(states)
 
     def start_timers(self) -> None:
         """Start the deadline loop (idempotent)."""
@@ -234,7 +231,7 @@ class SessionManager:
         if session is not None:
             return session.state
         try:
-            return state_from_log(await self.repository.game_log(game_id))
+            return await read_game(self.repository, game_id)
         except (GameNotFound, CorruptGame) as exc:
             raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
@@ -267,12 +264,12 @@ class SessionManager:
                      ai_level=None if s.ai_level is None else ai_level_number(s.ai_level))
             for s in seats
         ]
-        game_id = await self.repository.create_game(
-            guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
-            variant=options.variant,
-            rules=rules.to_dict(), turn_timer_seconds=options.turn_timer, ranked=options.ranked,
-            in_thread=place.in_thread, seats=specs,
-        )
+        with storage_errors():
+            game_id = await self.repository.create_game(
+                guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
+                variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
+                ranked=options.ranked, in_thread=place.in_thread, seats=specs,
+            )
         state = GameState(
             game_id=game_id, place=place, host_id=host_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
@@ -312,7 +309,14 @@ class SessionManager:
         session = self._sessions.get(game_id)
         if session is None:
             return
-        result = await session.on_deadline(self._clock())
+        try:
+            result = await session.on_deadline(self._clock())
+        except NotSaved as exc:
+            # Nothing was played; the same deadline is tried again once the database may be back.
+            log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,
+                        RETRY_SECONDS)
+            self.deadlines.set(game_id, self._clock() + RETRY_SECONDS)
+            return
         if result is None:
             if session.state.status == "running":
                 self.deadlines.set(game_id, session.state.deadline)

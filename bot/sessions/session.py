@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -31,8 +31,10 @@ from bot.sessions.errors import (
     HintNotAllowed,
     HostOnly,
     IllegalMoveError,
+    MoveNotSaved,
     NotAPlayer,
     NotInvited,
+    NotSaved,
     SeatsEmpty,
     StaleAction,
     TournamentMatch,
@@ -47,6 +49,7 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
+from bot.sessions.replay import state_from_log
 from bot.sessions.results import (
     ActionResult,
     Arranged,
@@ -60,6 +63,7 @@ from bot.sessions.results import (
     TakenOver,
     TimedOut,
 )
+from bot.sessions.saving import Landed, landed, storage_errors
 from bot.sessions.state import (
     MAX_TIMEOUTS,
     TIMEOUT_LEVEL,
@@ -70,9 +74,8 @@ from bot.sessions.state import (
     ai_level_number,
     ai_seat_name,
 )
-from bot.storage.errors import DuplicateEvent, EventGap, GameStateError
 from bot.storage.protocol import GameRepository
-from bot.storage.types import EndReason, SeatSpec
+from bot.storage.types import EndReason, FinishReport, NewEvent, SeatSpec
 from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
 
 if TYPE_CHECKING:
@@ -105,17 +108,6 @@ class Suggestion:
         return str(self.move)
 
 
-@contextmanager
-def _storage_errors() -> Iterator[None]:
-    """The store's refusals, in the players' terms: somebody acted first, or the game already ended."""
-    try:
-        yield
-    except (DuplicateEvent, EventGap) as exc:
-        raise StaleAction(str(exc)) from exc
-    except GameStateError as exc:
-        raise GameOver(str(exc)) from exc
-
-
 class GameSession:
     """The live session of one game. Read `state`; change it only through the action methods."""
 
@@ -138,6 +130,7 @@ class GameSession:
         self._ai_delay = ai_delay
         self._on_change = on_change
         self._lock = asyncio.Lock()
+        self._in_doubt = False  # a save ended without an answer and could not be checked: read back first
 
     @property
     def state(self) -> GameState:
@@ -151,30 +144,30 @@ class GameSession:
 
     async def join(self, player: Player, team: str | None = None) -> ActionResult:
         """Sit `player` in the first free seat (of `team`, when given)."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             seat = seat_for_newcomer(state, player, team)
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             new = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             return self._commit(new, state, [Joined(seat, player.name)])
 
     async def add_ai(self, user_id: int, team: str, level: str = "medium") -> ActionResult:
         """A seated player fills the first free seat of `team` with the AI."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if state.seat_of(user_id) is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             seat = free_seat(state, team)
             name = ai_seat_name(level)
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
             new = with_seat(state, SeatState(seat, name, ai_level=level))
             return self._commit(new, state, [Joined(seat, name, level)])
 
     async def leave(self, user_id: int) -> ActionResult:
         """Leave the lobby; the host leaving closes it."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             seat = state.seat_of(user_id)
             if seat is None:
@@ -183,7 +176,7 @@ class GameSession:
                 raise TournamentMatch(f"game {state.game_id} is a match of tournament {state.tournament_id}")
             if user_id == state.host_id:
                 return await self._cancel(state, user_id, "host")
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.remove_seat(state.game_id, seat.seat)
             new = replace(state, seats=tuple(s for s in state.seats if s.seat != seat.seat))
             return self._commit(new, state, [Left(seat.seat, seat.name)])
@@ -191,7 +184,7 @@ class GameSession:
     async def start(self, user_id: int, seed: int) -> ActionResult:
         """The host starts a full lobby: throw-off, then the first player's throw. A tournament match has no
         host: either of its players starts it."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             require_starter(state, user_id)
             return await self._start(state, seed, [])
@@ -199,23 +192,23 @@ class GameSession:
     async def arrange(self, user_id: int, team_a: Sequence[str], team_b: Sequence[str]) -> ActionResult:
         """The host seats a full lobby anew (balanced teams): the players now in the seats named by `team_a`
         take A1, A2, ... in that order, those of `team_b` take B1, B2, ..."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             new = rearranged(state, user_id, team_a, team_b)
             specs = [SeatSpec(s.seat, s.name, user_id=s.user_id,
                               ai_level=None if s.ai_level is None else ai_level_number(s.ai_level)) for s in new.seats]
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seats(state.game_id, specs)
             return self._commit(new, state, [Arranged(tuple((s.seat, s.name) for s in new.seats))])
 
     async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
         """The challenged member takes seat B1 and the game starts."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if player.user_id != invited_id or player.user_id == state.host_id:
                 raise NotInvited(f"user {player.user_id} was not invited to game {state.game_id}")
             seat = seat_for_newcomer(state, player, "B")
-            with _storage_errors():
+            with storage_errors():
                 await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             seated = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             self._state = seated
@@ -223,7 +216,7 @@ class GameSession:
 
     async def decline(self, user_id: int, invited_id: int) -> ActionResult:
         """The challenged member (or the challenger, withdrawing) turns the invitation down."""
-        async with self._lock:
+        async with self._acting():
             state = require_lobby(self._state)
             if user_id not in (invited_id, state.host_id):
                 raise NotInvited(f"user {user_id} was not invited to game {state.game_id}")
@@ -234,7 +227,7 @@ class GameSession:
     async def play(self, user_id: int, move_text: str, turn: int | None = None) -> ActionResult:
         """The player to move plays `move_text` (RULES.md notation). `turn` is the event number the button
         was made for; a different one means the button is stale. None (typed moves) skips that check."""
-        async with self._lock:
+        async with self._acting():
             state = require_running(self._state)
             if turn is not None and turn != state.seq:
                 raise StaleAction(f"button for event {turn}, game {state.game_id} is at {state.seq}")
@@ -251,11 +244,11 @@ class GameSession:
             except IllegalMove as exc:
                 raise IllegalMoveError(str(exc), move=str(move)) from exc
             throw_for_turns(draft)
-            return await self._persist(draft, state)
+            return await self._persist(draft, state, not_saved=MoveNotSaved)
 
     async def resign(self, user_id: int) -> ActionResult:
         """A player gives the game up for their team."""
-        async with self._lock:
+        async with self._acting():
             state = require_running(self._state)
             seat = state.seat_of(user_id)
             if seat is None:
@@ -267,7 +260,7 @@ class GameSession:
 
     async def cancel(self, user_id: int, *, moderator: bool = False) -> ActionResult:
         """The host (or a moderator) calls the game off; nobody wins and nothing is rated."""
-        async with self._lock:
+        async with self._acting():
             state = self._state
             if not state.is_open:
                 raise GameOver(f"game {state.game_id} is {state.status}")
@@ -281,7 +274,7 @@ class GameSession:
         """The tournament ends its match early (the round's time ran out, or the tournament was cancelled):
         nobody wins here and nothing is rated; the tournament records the match's result itself. The result's
         `previous` state is the game as it stood (a lobby nobody started, or the position to adjudicate)."""
-        async with self._lock:
+        async with self._acting():
             state = self._state
             if not state.is_open:
                 raise GameOver(f"game {state.game_id} is {state.status}")
@@ -295,7 +288,7 @@ class GameSession:
     async def on_deadline(self, now: float) -> ActionResult | None:
         """Run what is due: an AI seat's move, or the move of a player whose time ran out. None when
         nothing is due (the deadline moved, or the game ended, since it was scheduled)."""
-        async with self._lock:
+        async with self._acting():
             state = self._state
             if state.status != "running" or state.deadline is None or state.deadline > now:
                 return None
@@ -338,14 +331,47 @@ class GameSession:
         return state.legal_options()
 
     async def set_message(self, message_id: int | None, *, in_thread: bool | None = None) -> None:
-        """Remember which message shows the game now."""
+        """Remember which message shows the game now (NotSaved, and nothing changed, when the database
+        cannot)."""
         async with self._lock:
             state = self._state
-            await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
+            with storage_errors():
+                await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
             place = state.place if in_thread is None else replace(state.place, in_thread=in_thread)
             self._state = replace(state, message_id=message_id, place=place)
 
     # -- internals ----------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _acting(self) -> AsyncIterator[None]:
+        """The game's lock, with the state read back from the database first when an earlier save ended in
+        doubt, so an action is never judged against a state the database has moved past."""
+        async with self._lock:
+            if self._in_doubt:
+                await self._read_back()
+            yield
+
+    async def _read_back(self) -> None:
+        with storage_errors():
+            stored = await self._repo.game_log(self.game_id)
+        fresh = await asyncio.to_thread(state_from_log, stored)
+        self._in_doubt = False
+        state = self._state
+        if (fresh.seq, fresh.status) != (state.seq, state.status):
+            log.warning("game %d: read back from the database at event %d (this process had %d)", self.game_id,
+                        fresh.seq, state.seq)
+            # What the game row does not hold stays as this process knew it.
+            self._commit(replace(fresh, invited_id=state.invited_id, tournament_id=state.tournament_id), state, [])
+
+    async def _landed(self, first_seq: int, events: list[NewEvent], *, finished: bool) -> bool:
+        """Whether a save that failed was stored after all (see `bot.sessions.saving.landed`); when that
+        cannot be told, the state is read back before the next action."""
+        found = await landed(self._repo, self.game_id, first_seq, events, finished=finished)
+        if found is Landed.YES:
+            log.warning("game %d: events from %d were stored although the database's answer was lost",
+                        self.game_id, first_seq)
+        self._in_doubt = found is Landed.UNKNOWN
+        return found is Landed.YES
 
     async def _start(
         self, state: GameState, seed: int, happenings: list[Happening], previous: GameState | None = None
@@ -355,7 +381,7 @@ class GameSession:
         off = throw_off(random.Random(seed), state.rules.sticks)
         start = Position.start(state.rules, off.first)
         now = self._clock()
-        with _storage_errors():
+        with storage_errors():
             await self._repo.start_game(
                 state.game_id, first_team=off.first, throw_off=throw_off_codes(off.rounds), seed=seed,
                 snapshot_ppn=start.to_ppn(), turn_deadline=now,
@@ -373,7 +399,7 @@ class GameSession:
             raise
 
     async def _cancel(self, state: GameState, user_id: int | None, by: str) -> ActionResult:
-        with _storage_errors():
+        with storage_errors():
             await self._repo.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq
         new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=seq)
@@ -423,18 +449,23 @@ class GameSession:
         return now + state.turn_timer
 
     async def _persist(
-        self, draft: Draft, previous: GameState, *, forfeit: tuple[str, EndReason] | None = None
+        self, draft: Draft, previous: GameState, *, forfeit: tuple[str, EndReason] | None = None,
+        not_saved: type[NotSaved] = NotSaved,
     ) -> ActionResult:
         state = draft.state
         pos = draft.position
         first_seq = state.seq - len(draft.events) + 1
         if forfeit is None and not pos.is_over:
             deadline = self._deadline_for(state)
-            with _storage_errors():
-                await self._repo.append_events(
-                    state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
-                    turn_deadline=deadline, timeouts=draft.timeouts or None,
-                )
+            try:
+                with storage_errors(not_saved):
+                    await self._repo.append_events(
+                        state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
+                        turn_deadline=deadline, timeouts=draft.timeouts or None,
+                    )
+            except NotSaved:
+                if not await self._landed(first_seq, draft.events, finished=False):
+                    raise
             return self._commit(replace(state, deadline=deadline), previous, draft.happenings)
         if forfeit is not None:
             winner: str | None
@@ -444,11 +475,17 @@ class GameSession:
             outcome = pos.outcome()
             assert outcome is not None
             winner, scores, reason = outcome.winner, outcome.scores, "normal"
-        with _storage_errors():
-            report = await self._repo.finish_game(
-                state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
-                events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
-            )
+        report: FinishReport | None
+        try:
+            with storage_errors(not_saved):
+                report = await self._repo.finish_game(
+                    state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
+                    events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
+                )
+        except NotSaved:
+            if not await self._landed(first_seq, draft.events, finished=True):
+                raise
+            report = None  # stored, but the rating changes it reported were lost with the answer
         final = replace(state, status="finished", winner=winner, scores=scores, end_reason=reason, deadline=None)
         return self._commit(final, previous, [*draft.happenings, Finished(winner, scores, reason, report)])
 

@@ -20,9 +20,11 @@ from typing import Any
 import discord
 
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
-from bot.sessions.errors import GameNotOpen
+from bot.sessions.errors import GameNotOpen, NotSaved
+from bot.storage.errors import StorageUnavailable
 from bot.ui import messages
-from bot.ui.boards import CHART_MAX_POINTS, render_advantage, render_game_replay, render_png, seat_names
+from bot.ui.boards import CHART_MAX_POINTS, render_advantage, render_png
+from bot.ui.delivery import DISCORD_FAILURES, Publisher, Shown, Sleep, describe, retrying
 from bot.ui.i18n import public_language
 from bot.ui.views import builders
 from puluc import MoveEffect
@@ -36,6 +38,8 @@ NARRATION_LINES = 6
 # at most this many points (sampled evenly), so even a long team game is charted within a few seconds.
 CHART_POINT_BUDGET_MS = 25.0
 CHART_FILE = "advantage.png"
+# When Discord refused every attempt to show a game, it is shown again after these pauses.
+HEAL_DELAYS: tuple[float, ...] = (15.0, 60.0, 300.0)
 
 
 @dataclass
@@ -67,7 +71,8 @@ class Presenter:
     """Composes and publishes game messages for one bot."""
 
     def __init__(self, client: discord.Client, manager: SessionManager, *,
-                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0) -> None:
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0, sleep: Sleep = asyncio.sleep
+                 ) -> None:
         self._client = client
         self._manager = manager
         self._chart_budget_ms = chart_budget_ms
@@ -76,6 +81,10 @@ class Presenter:
         self._narration: dict[int, deque[str]] = {}
         self._last_move: dict[int, MoveEffect] = {}
         self._language_overrides: dict[int, str | None] = {}
+        self._unshown: dict[int, tuple[GameState, Finished | None]] = {}  # states Discord refused, newest
+        self._shown: dict[int, int] = {}  # the event number each open game's message shows
+        self._heals: dict[int, asyncio.Task[None]] = {}
+        self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
 
     # -- language -------------------------------------------------------------------------------------
@@ -89,7 +98,10 @@ class Presenter:
         if guild_id is None:
             return public_language(None)
         if guild_id not in self._language_overrides and self.store_locale is not None:
-            self._language_overrides[guild_id] = await self.store_locale(guild_id)
+            try:
+                self._language_overrides[guild_id] = await self.store_locale(guild_id)
+            except StorageUnavailable as exc:  # not remembered: the setting is read again next time
+                log.warning("server %d: its language setting cannot be read now (%s)", guild_id, exc.reason)
         guild = self._client.get_guild(guild_id)
         return public_language(guild.preferred_locale if guild else None, self._language_overrides.get(guild_id))
 
@@ -147,118 +159,206 @@ class Presenter:
 
     # -- publishing -----------------------------------------------------------------------------------
 
-    async def show(self, result: ActionResult, interaction: discord.Interaction[Any] | None = None) -> None:
-        """Show a result: edit the game message (through `interaction`, already acknowledged, when it came
-        from a click on that message) or repost it at the bottom of the channel when it scrolled away."""
-        lock = self._locks.setdefault(result.game_id, asyncio.Lock())
+    async def show(self, result: ActionResult, interaction: discord.Interaction[Any] | None = None) -> Shown:
+        """Show a saved result: edit the game message (through `interaction`, already acknowledged, when it
+        came from a click on that message) or repost it at the bottom of the channel when it scrolled away
+        or cannot be edited. Never raises for Discord's failures: when nothing gets through, the game is
+        shown again later (see `bot.ui.delivery`)."""
+        lock = self._lock(result.game_id)
         async with lock:
             lang = await self.language(result.state)
             self._remember(result, lang)
             state = self.latest(result.state)
-            composed = await self.compose(state, lang, result.finished)
-            await self._deliver(state, composed, interaction)
-        if not state.is_open:
-            self._forget(state.game_id)
+            return await self._show(state, lang, result.finished, interaction)
+
+    async def _show(self, state: GameState, lang: str, finished: Finished | None,
+                    interaction: discord.Interaction[Any] | None) -> Shown:
+        """Compose and deliver `state` (under the game's lock); remember it for a later try when Discord
+        refused every attempt."""
+        composed = await self.compose(state, lang, finished)
+        shown = await self._deliver(state, composed, interaction)
+        if shown is Shown.NOT_SHOWN:
+            self._unshown[state.game_id] = (state, finished)
+            self._heal_later(state.game_id)
+        else:
+            self._unshown.pop(state.game_id, None)
+            self._shown[state.game_id] = state.seq
+            if not state.is_open:
+                self._forget(state.game_id)
+        return shown
+
+    async def refresh(self, state: GameState) -> Shown | None:
+        """Show the game as it stands if its message may be behind it (a click on that message was refused
+        as out of date); None when the message already shows this state."""
+        async with self._lock(state.game_id):
+            state = self.latest(state)
+            if self._shown.get(state.game_id) == state.seq:
+                return None
+            return await self._show(state, await self.language(state), None, None)
 
     async def post(self, result: ActionResult, interaction: discord.Interaction[Any] | None,
                    channel: discord.abc.Messageable | None = None) -> discord.Message:
-        """Post a new game's first message (as the interaction's answer, or in `channel`) and remember it."""
-        lang = await self.language(result.state)
-        self._remember(result, lang)
-        state = self.latest(result.state)
-        composed = await self.compose(state, lang, result.finished)
-        if channel is not None:
-            message = await channel.send(**composed.send_kwargs())
-        elif interaction is not None:
+        """Post a new game's first message (as the interaction's answer, or in `channel`) and remember it.
+
+        When the message cannot be recorded (the database is unavailable) it is deleted again and the
+        session's NotSaved is raised: no game message lives on that the bot does not track."""
+        async with self._lock(result.game_id):
+            lang = await self.language(result.state)
+            self._remember(result, lang)
+            state = self.latest(result.state)
+            composed = await self.compose(state, lang, result.finished)
+            if channel is not None:
+                message = await retrying(lambda: channel.send(**composed.send_kwargs()),
+                                         f"posting game {state.game_id}", sleep=self.publisher.sleep)
+            elif interaction is not None:
+                message = await self._answer(interaction, composed)
+            else:
+                raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
+            await self._track(state, message)
+            return message
+
+    async def repost(self, state: GameState, interaction: discord.Interaction[Any]) -> None:
+        """`/puluc board`: the game message again, as the answer to the command, at the bottom; the old one
+        loses its buttons. NotSaved (and the new message deleted) when the database cannot record it."""
+        async with self._lock(state.game_id):
+            state = self.latest(state)
+            lang = await self.language(state)
+            composed = await self.compose(state, lang)
             message = await self._answer(interaction, composed)
-        else:
-            raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
-        await self._remember_message(state, message.id)
-        return message
+            await self._track(state, message)
+            channel = await self.channel(state.place.channel_id)
+            if channel is not None:
+                await self.publisher.sweep(channel, state.game_id, keep=message.id, old=state.message_id)
+            self._unshown.pop(state.game_id, None)
+
+    async def tell(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """An ephemeral note to the person who acted, retried like everything else; when Discord keeps
+        refusing it is logged, since what they did is done and the game message shows it."""
+        try:
+            await retrying(lambda: interaction.followup.send(text, ephemeral=True), "an ephemeral note",
+                           sleep=self.publisher.sleep)
+        except DISCORD_FAILURES as error:
+            log.warning("could not tell user %d that their action was done (%s)", interaction.user.id,
+                        describe(error))
 
     async def _answer(self, interaction: discord.Interaction[Any], composed: Composed) -> discord.Message:
         """Send `composed` as the interaction's public answer (a follow-up once it was deferred)."""
+        sleep = self.publisher.sleep
         if interaction.response.is_done():
-            return await interaction.followup.send(wait=True, **composed.send_kwargs())
+            return await retrying(lambda: interaction.followup.send(wait=True, **composed.send_kwargs()),
+                                  "answering with the game message", sleep=sleep)
         await interaction.response.send_message(**composed.send_kwargs())
-        return await interaction.original_response()
+        return await retrying(interaction.original_response, "reading the game message back", sleep=sleep)
 
-    async def repost(self, state: GameState, interaction: discord.Interaction[Any]) -> None:
-        """`/puluc board`: the game message again, as the answer to the command, at the bottom."""
-        lang = await self.language(state)
-        composed = await self.compose(state, lang)
-        old = state.message_id
-        message = await self._answer(interaction, composed)
-        await self._remember_message(state, message.id)
-        await self._strip(state.place.channel_id, old)
+    async def _track(self, state: GameState, message: discord.Message) -> None:
+        """Record `message` as the game's message; if the database cannot, delete it and raise NotSaved."""
+        try:
+            await self._remember_message(state, message.id)
+        except NotSaved:
+            channel = await self.channel(message.channel.id)
+            await self.publisher.remove(channel or message.channel, message)
+            raise
 
     async def _deliver(
         self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    ) -> Shown:
+        publisher = self.publisher
         channel = await self.channel(state.place.channel_id)
-        message_id = state.message_id
-        on_game_message = (interaction is not None and interaction.message is not None
-                           and interaction.message.id == message_id)
-        if message_id is not None and channel is not None and await self._near_bottom(channel, message_id):
-            try:
-                if on_game_message:
-                    assert interaction is not None
-                    await interaction.edit_original_response(**composed.edit_kwargs())
-                else:
-                    await channel.get_partial_message(message_id).edit(**composed.edit_kwargs())
-                return
-            except discord.NotFound:
-                log.info("game %d: its message is gone; posting a new one", state.game_id)
         if channel is None:
-            log.warning("game %d: channel %d is not reachable", state.game_id, state.place.channel_id)
-            return
-        message = await channel.send(**composed.send_kwargs())
-        await self._remember_message(state, message.id)
-        await self._strip(state.place.channel_id, message_id)
+            return Shown.NOT_SHOWN
+        message_id = state.message_id
+        clicked = (interaction if interaction is not None and interaction.message is not None
+                   and interaction.message.id == message_id else None)
+        edited = False
+        if message_id is not None and await publisher.near_bottom(channel, message_id, FRESH_AFTER):
+            shown = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
+            if shown is not None:
+                return shown
+            edited = True
+        if await self._post_fresh(state, channel, composed):
+            return Shown.POSTED
+        if message_id is not None and not edited:
+            # It scrolled away and no fresh message could be posted: show the game where it is.
+            shown = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
+            if shown is not None:
+                return shown
+        return Shown.NOT_SHOWN
+
+    async def _post_fresh(self, state: GameState, channel: Any, composed: Composed) -> bool:
+        """A new game message at the bottom, recorded, with the older ones stripped; False when it cannot be
+        posted or recorded (then nothing new is left in the channel)."""
+        message = await self.publisher.send(channel, composed.send_kwargs, f"posting game {state.game_id}")
+        if message is None:
+            return False
+        try:
+            await self._track(state, message)
+        except NotSaved as exc:
+            log.warning("game %d: its new message could not be recorded (%s); it was removed", state.game_id,
+                        exc.reason)
+            return False
+        await self.publisher.sweep(channel, state.game_id, keep=message.id, old=state.message_id)
+        return True
 
     async def _remember_message(self, state: GameState, message_id: int) -> None:
         # A finished game's last message needs no bookkeeping.
         with contextlib.suppress(GameNotOpen):
             await self._manager.get(state.game_id).set_message(message_id)
 
-    async def _strip(self, channel_id: int, message_id: int | None) -> None:
-        """Take the buttons off a game message that a newer one replaced."""
-        channel = await self.channel(channel_id)
-        if message_id is None or channel is None:
+    # -- healing ----------------------------------------------------------------------------------------
+
+    def _heal_later(self, game_id: int) -> None:
+        """Try showing the game again after growing pauses, until it works or a newer show did."""
+        running = self._heals.get(game_id)
+        if running is not None and not running.done():
             return
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as exc:
-            log.debug("could not strip old game message %d: %s", message_id, exc)
+        task = asyncio.get_running_loop().create_task(self._heal(game_id), name=f"puluc-heal-{game_id}")
+        self._heals[game_id] = task
+        task.add_done_callback(lambda done: self._heals.pop(game_id, None) if self._heals.get(game_id) is done
+                               else None)
+
+    async def _heal(self, game_id: int) -> None:
+        for delay in HEAL_DELAYS:
+            await self.publisher.sleep(delay)
+            async with self._lock(game_id):
+                waiting = self._unshown.get(game_id)
+                if waiting is None:
+                    return  # a later action showed the game meanwhile
+                stale, finished = waiting
+                state = self.latest(stale)
+                lang = await self.language(state)
+                if await self._show(state, lang, finished, None) is not Shown.NOT_SHOWN:
+                    log.info("game %d is shown again", game_id)
+                    return
+        # Discord has been refusing for minutes (or the channel is gone): the next action or /puluc board shows
+        # the game; nothing of it is lost meanwhile.
+        log.warning("game %d could not be shown for %g s; its next action or /puluc board will show it",
+                    game_id, sum(HEAL_DELAYS))
+        async with self._lock(game_id):
+            waiting = self._unshown.pop(game_id, None)
+            if waiting is not None and not waiting[0].is_open:
+                self._forget(game_id)
 
     async def channel(self, channel_id: int) -> Any:
-        """A channel or thread the bot can post in (from the cache, else fetched), or None when unreachable."""
-        channel = self._client.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self._client.fetch_channel(channel_id)
-            except discord.HTTPException:
-                return None
-        return channel if hasattr(channel, "get_partial_message") else None
+        """A channel or thread the bot can post in (from the cache, else fetched with retries), or None when
+        Discord cannot give it now."""
+        return await self.publisher.channel(channel_id)
 
-    async def _near_bottom(self, channel: Any, message_id: int) -> bool:
-        try:
-            async for message in channel.history(limit=FRESH_AFTER):
-                if message.id == message_id:
-                    return True
-        except discord.HTTPException:
-            return True  # no read-history permission: keep editing in place
-        return False
+    async def close(self) -> None:
+        """Stop the pending retries (at shutdown)."""
+        tasks = list(self._heals.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
 
     def last_move(self, game_id: int) -> MoveEffect | None:
         """The move the game's board marks as the last one (kept across the throws that follow it)."""
         return self._last_move.get(game_id)
 
     def _forget(self, game_id: int) -> None:
+        self._shown.pop(game_id, None)
         self._narration.pop(game_id, None)
         self._last_move.pop(game_id, None)
         self._locks.pop(game_id, None)
-
-    async def replay_gif(self, state: GameState, lang: str) -> bytes:
-        """The replay GIF of a finished game, captioned in `lang`, with the players' names as on its board."""
-        return await asyncio.to_thread(render_game_replay, state.game_record(), "dark", lang, seat_names(state, lang))

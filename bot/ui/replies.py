@@ -2,9 +2,10 @@
 
 Used by the command tree's error handler and by the component handlers (discord.py only logs errors
 raised in `DynamicItem` callbacks, so those catch and answer here). Known errors become the message of
-their key in the user's language; anything else is logged with its traceback and answered with the
-generic "something went wrong". Also the permission check every game-creating command runs first. This
-module must never decide game rules.
+their key in the user's language; a database outage is told as "not done, try again in a moment" and
+logged as a warning; anything else is logged with its traceback and answered with the generic "something
+went wrong". Also the permission check every game-creating command runs first. This module must never
+decide game rules.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.sessions import SessionError
-from bot.sessions.errors import ChannelBusy, InvalidOptions
+from bot.sessions.errors import ChannelBusy, InvalidOptions, NotSaved
+from bot.storage.errors import StorageUnavailable
 from bot.ui.i18n import language_for, t
 from puluc import ErrorCode
 
@@ -112,7 +114,16 @@ def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> 
         return t("error.user_missing_permissions", lang, permissions=permission_names(error.missing_permissions, lang))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", lang)
+    if isinstance(error, StorageUnavailable):
+        return t("error.storage_unavailable", lang)
     return None
+
+
+def storage_failure(error: BaseException) -> NotSaved | StorageUnavailable | None:
+    """The database outage behind an error, if that is what it was."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return error if isinstance(error, NotSaved | StorageUnavailable) else None
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
@@ -130,10 +141,14 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     """Tell the user what went wrong in one sentence; log the detail of anything unexpected."""
     lang = language_for(interaction.locale)
     text = error_text(error, lang, interaction.guild_id)
+    command = interaction.command.qualified_name if interaction.command else "component"
+    outage = storage_failure(error)
     if text is None:
-        command = interaction.command.qualified_name if interaction.command else "component"
         log.error("unexpected error in %s", command, exc_info=error)
         text = t("error.internal", lang)
+    elif outage is not None:
+        # Expected in an outage, and the user was told to try again; the log says what happened.
+        log.warning("%s: the database is unavailable (%s), nothing was saved: %s", command, outage.reason, outage)
     else:
         log.debug("refused %s: %s", interaction.data, error)
     await send_ephemeral(interaction, text)

@@ -87,8 +87,8 @@ async def test_resigning_asks_first_then_ends_with_rematch_and_replay(world: Wor
     assert "Team A wins" in final.embeds[0].description
     assert set(custom_ids(final)) == {"puluc:rematch:1:0:-", "puluc:replay:1:0:-"}
     replay = await world.carol.click(final, custom_id="puluc:replay:1:0:-")
-    (gif,) = replay.response.attachments
-    assert gif.filename.endswith(".gif")
+    gif, record = replay.response.attachments  # the same answer as /puluc replay, shown only to carol
+    assert replay.ephemeral and (gif.filename, record.filename) == ("puluc-1.gif", "puluc-1.json")
     rematch = await world.bob.click(final, custom_id="puluc:rematch:1:0:-")
     assert rematch.response is not None and "Puluc #2" in rematch.response.embeds[0].title
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.sessions import GameOptions, Moved, SessionManager
 from bot.sessions.errors import InvalidOptions
-from bot.sessions.reload import state_from_log
+from bot.sessions.replay import state_from_log
 from bot.storage.protocol import GameRepository
 from tests.helpers import ALICE, started_duel
 

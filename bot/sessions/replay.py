@@ -1,16 +1,22 @@
-"""Rebuilding a session's state from what the repository stored: the game row, its seats and its log.
+"""The one way from a stored game log to a game: start-up, `/puluc replay`, the Replay button, rematch and
+the post-game chart all read a game through here.
 
-The event log is the truth: the position is replayed from the start through every throw and move, and
-checked against the stored snapshot. This module must never write to storage or import discord.
+The event log is the truth: the position is replayed from the start through every throw and move, and the
+stored snapshot is checked against the replay at the snapshot's own event number. A throw is read from its
+stick faces (`"faces"`), a move from its notation (`"move"`); the other keys of a payload (the seat, the
+values, who played) are the bot's bookkeeping and are not needed to replay. Replays run in a worker thread.
+This module must never write to storage or import discord.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from typing import TypeVar
 
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
+from bot.storage.protocol import GameRepository
 from bot.storage.types import Event, Game, GameLog
 from puluc import InvalidRulesError, Move, Position, PulucError, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
@@ -23,14 +29,19 @@ T = TypeVar("T")
 class CorruptGame(ValueError):
     """A stored game whose log does not replay under its rules."""
 
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(f"game {game_id}: {detail}")
+        self.game_id = game_id
+
 
 def state_from_log(stored: GameLog) -> GameState:
-    """The state of a stored game, as the session had it after its last saved action."""
+    """The state of a stored game, as the session had it after its last saved action (CorruptGame when
+    its rules or its log do not replay). Runs the whole replay: call it off the event loop."""
     game = stored.game
     try:
         rules = Rules.from_dict(game.rules)
     except InvalidRulesError as exc:
-        raise CorruptGame(f"game {game.game_id}: stored rules are invalid: {exc}") from exc
+        raise CorruptGame(game.game_id, f"stored rules are invalid: {exc}") from exc
     seats = tuple(
         SeatState(
             s.seat, s.display_name, user_id=s.user_id,
@@ -62,11 +73,11 @@ def state_from_log(stored: GameLog) -> GameState:
 
 def _replay(state: GameState, stored: GameLog) -> GameState:
     game = stored.game
-    rules = state.rules
-    sticks = rules.sticks
+    sticks = state.rules.sticks
     try:
         rounds = tuple((Throw.from_code(a, sticks), Throw.from_code(b, sticks)) for a, b in _throw_off(game))
-        pos = Position.start(rules, game.first_team or "A")
+        pos = Position.start(state.rules, game.first_team or "A")
+        at_snapshot = pos if game.snapshot_seq == 0 else None
         record: list[ThrowEvent | MoveEvent] = []
         turn_throws: tuple[Throw, ...] = ()
         taken_over: set[str] = set()
@@ -82,12 +93,14 @@ def _replay(state: GameState, stored: GameLog) -> GameState:
                 record.append(MoveEvent(move))
             elif event.kind == "ai_takeover":
                 taken_over.add(_field(game, event, "seat", str))
+            if event.seq <= game.snapshot_seq:
+                at_snapshot = pos
     except PulucError as exc:  # the engine refuses what was stored: a throw, a move, who went first
-        raise CorruptGame(f"game {game.game_id}: the event log does not replay: {exc}") from exc
-    if game.snapshot_ppn and game.snapshot_seq == game.last_seq and pos.to_ppn() != game.snapshot_ppn:
-        # The log wins; a snapshot that disagrees points at a bug worth hearing about.
-        log.warning("game %d: replayed position %s differs from the snapshot %s", game.game_id, pos.to_ppn(),
-                    game.snapshot_ppn)
+        raise CorruptGame(game.game_id, f"the event log does not replay: {exc}") from exc
+    if game.snapshot_ppn is not None and at_snapshot is not None and at_snapshot.to_ppn() != game.snapshot_ppn:
+        # The log wins; a snapshot that disagrees points at a bug (or an engine change) worth hearing about.
+        log.warning("game %d: the log replays to %s at event %d but the snapshot says %s", game.game_id,
+                    at_snapshot.to_ppn(), game.snapshot_seq, game.snapshot_ppn)
     seats = tuple(replace(s, taken_over=s.seat in taken_over) for s in state.seats)
     return replace(state, seats=seats, seed=game.seed, first=game.first_team, throw_off=rounds, position=pos,
                    record=tuple(record), turn_throws=turn_throws)
@@ -97,12 +110,34 @@ def _field(game: Game, event: Event, key: str, kind: type[T]) -> T:
     """`event.payload[key]`, which must be a `kind`; a payload without it is a corrupt log, not a bug."""
     value = event.payload.get(key)
     if not isinstance(value, kind):
-        raise CorruptGame(f"game {game.game_id}: event {event.seq} ({event.kind}) has no {key} {kind.__name__}")
+        raise CorruptGame(game.game_id, f"event {event.seq} ({event.kind}) has no {key} {kind.__name__}")
     return value
 
 
 def _throw_off(game: Game) -> list[list[str]]:
     rounds = game.throw_off or []
     if not all(isinstance(pair, list) and len(pair) == 2 and all(isinstance(c, str) for c in pair) for pair in rounds):
-        raise CorruptGame(f"game {game.game_id}: the stored throw-off is not pairs of face codes: {rounds!r}")
+        raise CorruptGame(game.game_id, f"the stored throw-off is not pairs of face codes: {rounds!r}")
     return rounds
+
+
+async def read_game(repository: GameRepository, game_id: int) -> GameState:
+    """A stored game (any status), replayed in a worker thread. The storage layer's GameNotFound when there
+    is no such game; CorruptGame when its log does not replay."""
+    return await asyncio.to_thread(state_from_log, await repository.game_log(game_id))
+
+
+def _replay_all(logs: tuple[GameLog, ...]) -> tuple[list[GameState], list[CorruptGame]]:
+    states: list[GameState] = []
+    corrupt: list[CorruptGame] = []
+    for stored in logs:
+        try:
+            states.append(state_from_log(stored))
+        except CorruptGame as exc:  # one bad game must not keep the others from loading
+            corrupt.append(exc)
+    return states, corrupt
+
+
+async def read_open_games(repository: GameRepository) -> tuple[list[GameState], list[CorruptGame]]:
+    """Every open game (lobbies and running games) replayed in one worker thread, and those that failed."""
+    return await asyncio.to_thread(_replay_all, await repository.open_games())

@@ -1,0 +1,185 @@
+"""Getting game messages onto Discord when Discord stumbles: retries with backoff, then a fresh message.
+
+A move is saved before it is shown, so failing to show it must never reach the player as an error. A server
+error (5xx), a rate limit discord.py gave up on (429), a timeout or a dropped connection is tried again after
+a growing pause; a message that still cannot be edited (or was deleted) is replaced by a fresh one at the
+bottom of the channel, whose buttons are then the live ones, and older messages of the game lose theirs.
+This module must never change a game or compose a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.ui.views.ids import ComponentId
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Sleep = Callable[[float], Awaitable[None]]
+
+# What a call to Discord can fail with: an HTTP error answer, or no answer at all (a timeout is an OSError).
+DISCORD_FAILURES: tuple[type[BaseException], ...] = (discord.HTTPException, aiohttp.ClientError, OSError)
+# The pauses before each new attempt of one call: five attempts within 7.5 s.
+RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
+# How far up the channel a fresh game message looks for older messages of the same game to strip.
+SWEEP_DEPTH = 25
+
+
+class Shown(enum.Enum):
+    """Where a game's new state ended up."""
+
+    CLICKED = "clicked"  # the message the player clicked, edited through their interaction
+    EDITED = "edited"  # the game message, edited in place
+    POSTED = "posted"  # a fresh game message at the bottom of the channel
+    NOT_SHOWN = "not shown"  # Discord refused every attempt; the presenter tries again later
+
+
+def transient(error: BaseException) -> bool:
+    """Whether a later attempt of the same call may succeed: server errors, rate limits, no answer."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, aiohttp.ClientError | OSError)
+
+
+def describe(error: BaseException) -> str:
+    """A short, secret-free description of a Discord failure for the log."""
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}"
+    return type(error).__name__
+
+
+async def retrying(action: Callable[[], Awaitable[T]], what: str, *, sleep: Sleep = asyncio.sleep,
+                   delays: tuple[float, ...] = RETRY_DELAYS) -> T:
+    """`action()`, tried again after each of `delays` while it fails transiently; the last failure is raised.
+
+    `action` must build its request anew on every call (discord.py closes the files it sent).
+    """
+    for delay in delays:
+        try:
+            return await action()
+        except DISCORD_FAILURES as error:
+            if not transient(error):
+                raise
+            log.warning("%s failed (%s); trying again in %gs", what, describe(error), delay)
+        await sleep(delay)
+    return await action()
+
+
+def game_of(message: discord.Message) -> int | None:
+    """The game whose enabled Puluc components this message carries, if any."""
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if not isinstance(custom_id, str) or getattr(child, "disabled", False):
+                continue
+            try:
+                return ComponentId.parse(custom_id).game_id
+            except ValueError:
+                continue
+    return None
+
+
+class Publisher:
+    """Edits, posts and strips game messages, retrying what Discord fails transiently."""
+
+    def __init__(self, client: discord.Client, *, sleep: Sleep = asyncio.sleep) -> None:
+        self._client = client
+        self.sleep = sleep
+
+    async def channel(self, channel_id: int) -> Any:
+        """The channel or thread (anything with messages), or None when Discord cannot give it now."""
+        found = self._client.get_channel(channel_id)
+        if found is None:
+            try:
+                found = await retrying(lambda: self._client.fetch_channel(channel_id), f"fetching channel {channel_id}",
+                                       sleep=self.sleep)
+            except DISCORD_FAILURES as error:
+                log.warning("channel %d is not reachable (%s)", channel_id, describe(error))
+                return None
+        return found if hasattr(found, "get_partial_message") else None
+
+    async def edit(self, channel: Any, message_id: int, kwargs: Callable[[], dict[str, Any]],
+                   interaction: discord.Interaction[Any] | None = None) -> Shown | None:
+        """Edit the game message in place: through the clicking player's interaction first when given, else
+        (or when that fails) as a channel message edit, with retries. None when it cannot be edited."""
+        if interaction is not None:
+            try:
+                await interaction.edit_original_response(**kwargs())
+                return Shown.CLICKED
+            except DISCORD_FAILURES as error:  # the channel edit below reaches the same message another way
+                log.warning("editing game message %d through the interaction failed (%s)", message_id,
+                            describe(error))
+        try:
+            await retrying(lambda: channel.get_partial_message(message_id).edit(**kwargs()),
+                           f"editing game message {message_id}", sleep=self.sleep)
+            return Shown.EDITED
+        except discord.NotFound:
+            log.info("game message %d is gone", message_id)
+        except DISCORD_FAILURES as error:
+            log.warning("game message %d cannot be edited (%s)", message_id, describe(error))
+        return None
+
+    async def send(self, channel: Any, kwargs: Callable[[], dict[str, Any]], what: str) -> discord.Message | None:
+        """Post a message in the channel, with retries; None when Discord keeps refusing."""
+        try:
+            message: discord.Message = await retrying(lambda: channel.send(**kwargs()), what, sleep=self.sleep)
+            return message
+        except DISCORD_FAILURES as error:
+            log.warning("%s failed for good (%s)", what, describe(error))
+            return None
+
+    async def strip(self, channel: Any, message_id: int) -> bool:
+        """Take the buttons off a game message that a newer one replaced; whether that worked (or it is gone)."""
+        try:
+            await retrying(lambda: channel.get_partial_message(message_id).edit(view=None),
+                           f"removing the buttons of message {message_id}", sleep=self.sleep)
+            return True
+        except discord.NotFound:
+            return True
+        except DISCORD_FAILURES as error:
+            log.warning("could not remove the buttons of old game message %d (%s)", message_id, describe(error))
+            return False
+
+    async def remove(self, channel: Any, message: discord.Message) -> None:
+        """Delete a message the bot posted but could not keep track of (or, failing that, strip its buttons)."""
+        try:
+            await retrying(message.delete, f"deleting message {message.id}", sleep=self.sleep)
+        except discord.NotFound:
+            return
+        except DISCORD_FAILURES as error:
+            log.warning("could not delete untracked game message %d (%s)", message.id, describe(error))
+            await self.strip(channel, message.id)
+
+    async def sweep(self, channel: Any, game_id: int, *, keep: int, old: int | None) -> None:
+        """Strip the buttons of the game's `old` message and of every recent message of this game other than
+        `keep` (a retried send may have posted twice, an earlier outage may have left one behind)."""
+        stale = set() if old is None or old == keep else {old}
+        try:
+            recent = [m async for m in channel.history(limit=SWEEP_DEPTH)]
+        except DISCORD_FAILURES as error:
+            log.info("could not look for older messages of game %d (%s)", game_id, describe(error))
+            recent = []
+        me = self._client.user
+        for message in recent:
+            if message.id != keep and me is not None and message.author.id == me.id and game_of(message) == game_id:
+                stale.add(message.id)
+        for message_id in sorted(stale):
+            await self.strip(channel, message_id)
+
+    async def near_bottom(self, channel: Any, message_id: int, depth: int) -> bool:
+        """Whether the message is among the channel's `depth` newest (True when history cannot be read)."""
+        try:
+            async for message in channel.history(limit=depth):
+                if message.id == message_id:
+                    return True
+        except DISCORD_FAILURES:
+            return True  # no read-history permission, or Discord down: keep editing in place
+        return False

@@ -1,0 +1,49 @@
+"""A finished game's replay as Discord attachments: the animated board (GIF) and the game's record (JSON).
+
+`/puluc replay` and a finished game's Replay button answer with the same files and the same sentence, drawn
+from the one replay of the stored log (`bot.sessions.replay`). Drawing runs in a worker thread. This module
+must never read storage or change a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass
+
+import discord
+
+from bot.sessions import GameState
+from bot.ui.boards import render_game_replay, seat_names
+from bot.ui.i18n import t
+from bot.ui.ladder_embeds import variant_label
+
+REPLAY_THEME = "dark"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The replay's answer: its sentence and its files (the GIF left out when it is too large to upload)."""
+
+    text: str
+    files: list[discord.File]
+
+
+def _render(state: GameState, lang: str) -> tuple[bytes, str]:
+    record = state.game_record()
+    # The names are the stored ones: a player who asked to be forgotten is already a former player there.
+    return render_game_replay(record, REPLAY_THEME, lang, seat_names(state, lang)), record.to_json(indent=2)
+
+
+async def replay_of(state: GameState, lang: str, filesize_limit: int) -> Replay:
+    """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
+    (`interaction.filesize_limit`)."""
+    gif, record_json = await asyncio.to_thread(_render, state, lang)
+    game_id = state.game_id
+    files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
+    key = "ladder.replay.done"
+    if len(gif) + len(record_json) <= filesize_limit:
+        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
+    else:
+        key = "ladder.replay.too_big"
+    return Replay(t(key, lang, game_id=game_id, variant=variant_label(state.variant, lang)), files)
