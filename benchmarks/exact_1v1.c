@@ -1,5 +1,6 @@
-/* Exact solutions of Puluc 1 v 1 on the army (Bell) and ants routes, stack capture, L = 9, bell sticks, with
- * one throw a turn (modern) or two throws and one active piece (traditional). Built and driven by
+/* Exact solutions of Puluc 1 v 1 on the army (Bell) and ants routes, stack capture, bell sticks, with one throw
+ * a turn (modern, road of 9) or two throws and one active piece (traditional, road of 9, or any length given
+ * in the environment variable PULUC_ROAD). Built and driven by
  * benchmarks/exact_1v1.py; a research tool run by hand, not part of the product (the AI is pure Python).
  *
  *   exact_1v1 count ROUTE SETUP            how many positions are reachable (cheap: no values)
@@ -29,13 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define L 9
+#define MAXL 41
 #define PIECES 5
 #define MAX_ENDS 64
+static int L = 9; /* the road's length */
 typedef struct {
-    uint8_t len[L];
-    uint8_t dir[L]; /* the top piece's direction in its owner's frame: 0 outbound (+), 1 inbound (-) */
-    uint16_t bits[L];
+    uint8_t len[MAXL];
+    uint8_t dir[MAXL]; /* the top piece's direction in its owner's frame: 0 outbound (+), 1 inbound (-) */
+    uint16_t bits[MAXL];
     uint8_t home[2];
 } State;
 
@@ -45,9 +47,40 @@ static int traditional; /* two throws a turn and one active piece (else one thro
 #define WIN_KEY UINT64_MAX
 #define WIN_IDX UINT32_MAX
 
+/* On a longer road (traditional only: at most two stacks) the key lists the stacks instead: for each, its cell
+ * (6 bits), direction (1), size (4) and pieces top first (a bit each, 1 = enemy); then the cell 63; homes at bits
+ * 56 and 60. exact_1v1.py computes the same key. */
+static uint64_t encode_sparse(const State *s) {
+    uint64_t k = 0;
+    int sh = 0;
+    for (int i = 0; i < L; i++) {
+        if (!s->len[i]) continue;
+        k |= (uint64_t)i << sh | (uint64_t)s->dir[i] << (sh + 6) | (uint64_t)s->len[i] << (sh + 7);
+        k |= (uint64_t)s->bits[i] << (sh + 11);
+        sh += 11 + s->len[i];
+    }
+    k |= (uint64_t)63 << sh;
+    return k | (uint64_t)s->home[0] << 56 | (uint64_t)s->home[1] << 60;
+}
+
+static void decode_sparse(uint64_t k, State *s) {
+    memset(s, 0, sizeof *s);
+    for (int sh = 0;;) {
+        int i = (k >> sh) & 63;
+        if (i == 63) break;
+        s->dir[i] = (k >> (sh + 6)) & 1;
+        s->len[i] = (k >> (sh + 7)) & 15;
+        s->bits[i] = (uint16_t)((k >> (sh + 11)) & ((1u << s->len[i]) - 1));
+        sh += 11 + s->len[i];
+    }
+    s->home[0] = (k >> 56) & 15;
+    s->home[1] = (k >> 60) & 15;
+}
+
 /* Key: for each cell its pieces top first (1 mine, 2 enemy), then 3 (empty, or the top is outbound) or 0 (the
- * top is inbound); homes at bits 40 and 44. Never 0. exact_1v1.py computes the same key from a Position. */
+ * top is inbound); homes at bits 40 and 44. exact_1v1.py computes the same key from a Position. */
 static uint64_t encode(const State *s) {
+    if (L != 9) return encode_sparse(s);
     uint64_t k = 0;
     int sh = 0;
     for (int i = 0; i < L; i++) {
@@ -59,6 +92,7 @@ static uint64_t encode(const State *s) {
 }
 
 static void decode(uint64_t k, State *s) {
+    if (L != 9) { decode_sparse(k, s); return; }
     memset(s, 0, sizeof *s);
     int sh = 0;
     for (int i = 0; i < L; i++) {
@@ -513,7 +547,12 @@ static int match(const char *table, const char *policy_path, int px, int py) {
     return 0;
 }
 
-static int setup(const char *route, const char *how) {
+static int setup(const char *route, const char *how, const char *road) {
+    L = road ? atoi(road) : 9;
+    if (L < 5 || L > MAXL || (L != 9 && !strcmp(how, "modern"))) {
+        fprintf(stderr, "the road must be 5 to %d cells, and 9 in the modern setup\n", MAXL);
+        return 0;
+    }
     if (!strcmp(route, "army")) ants = 0;
     else if (!strcmp(route, "ants")) ants = 1;
     else { fprintf(stderr, "route must be army or ants\n"); return 0; }
@@ -524,9 +563,10 @@ static int setup(const char *route, const char *how) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && !strcmp(argv[1], "count") && setup(argv[2], argv[3])) { explore(); return 0; }
-    if (argc == 5 && !strcmp(argv[1], "solve") && setup(argv[2], argv[3])) return solve(argv[4]);
-    if (argc == 8 && !strcmp(argv[1], "match") && setup(argv[2], argv[3])) {
+    const char *road = getenv("PULUC_ROAD");  /* the road's length, 9 unless given */
+    if (argc == 4 && !strcmp(argv[1], "count") && setup(argv[2], argv[3], road)) { explore(); return 0; }
+    if (argc == 5 && !strcmp(argv[1], "solve") && setup(argv[2], argv[3], road)) return solve(argv[4]);
+    if (argc == 8 && !strcmp(argv[1], "match") && setup(argv[2], argv[3], road)) {
         int py = player(argv[7]);
         if (py == BR) { fprintf(stderr, "the second player must be a fixed player\n"); return 2; }
         return match(argv[4], argv[5], player(argv[6]), py);

@@ -11,8 +11,9 @@
   puluc.ai's own easy and medium, whose every choice is exported from Python (cached by the hash of puluc/'s
   sources; about 10 minutes on two cores for Bell, seconds for the traditional setup).
 
-Variants (1 v 1, road of 9, stack capture, bell sticks): bell (army route) and ants, each modern (one throw a
-turn) or `-traditional` (two throws and one active piece): bell, bell-traditional, ants, ants-traditional.
+Variants (1 v 1, stack capture, bell sticks): bell (army route) and ants, each modern (one throw a turn, road of
+9) or `-traditional` (two throws and one active piece): bell, bell-traditional, ants, ants-traditional; with
+`--road N` a traditional setup on a road of N cells (the road of team games is 19 to 29).
 `--fit GAMES` instead refits the hard player's evaluation (puluc/ai/features.py) to the exact values of
 positions from games between medium and perfect players with 0-40% random moves, and prints the weights with
 their error on held-out positions.
@@ -27,6 +28,7 @@ import argparse
 import bisect
 import hashlib
 import math
+import os
 import random
 import shutil
 import struct
@@ -63,9 +65,11 @@ MATCHES = (("perfect", "easy"), ("br", "easy"), ("perfect", "medium"), ("br", "m
 WIN_KEY = (1 << 64) - 1
 
 
-def rules_of(variant: str) -> Rules:
+def rules_of(name: str) -> Rules:
+    """The rules of a variant name, `VARIANT` or `VARIANT@ROAD` (a traditional setup on a road of ROAD cells)."""
+    variant, _, road = name.partition("@")
     route, setup = VARIANTS[variant]
-    return Rules.from_setup({"army": "bell", "ants": "ants"}[route], 1, setup)
+    return Rules.from_setup({"army": "bell", "ants": "ants"}[route], 1, setup, road_length=int(road or 9))
 
 
 class Table:
@@ -85,7 +89,16 @@ class Table:
         """exact_1v1.c's key of `pos` (which must throw) seen from its seat: see encode() there."""
         me = pos.turn_index & 1
         board = pos.raw_board if me == 0 else pos.raw_board[::-1]
+        home = pos.raw_home
         key = shift = 0
+        if len(board) != 9:  # encode_sparse() there
+            for i, stack in enumerate(board):
+                if stack is not None:
+                    key |= i << shift | stack[0] << (shift + 6) | (len(stack) - 1) << (shift + 7)
+                    for j, seat in enumerate(stack[1:]):
+                        key |= (seat & 1 != me) << (shift + 11 + j)
+                    shift += 10 + len(stack)
+            return key | 63 << shift | home[me] << 56 | home[1 - me] << 60
         for stack in board:
             if stack is not None:
                 for seat in stack[1:]:
@@ -94,7 +107,7 @@ class Table:
             if stack is None or stack[0] != INBOUND:
                 key |= 3 << shift
             shift += 2
-        return key | pos.raw_home[me] << 40 | pos.raw_home[1 - me] << 44
+        return key | home[me] << 40 | home[1 - me] << 44
 
     def index(self, pos: Position) -> int:
         key = self.key(pos)
@@ -195,20 +208,32 @@ def level_cost(table_path: Path, variant: str, level: str, ppns: list[str], work
 
 def _position(rules: Rules, key: int) -> Position:
     """The state `key` as a Position with A to throw (kills follow from the pieces left)."""
-    text = []
+    cells: list[str] = ["."] * rules.road_length
     on = [0, 0]
-    shift = 0
-    for _ in range(rules.road_length):
-        pieces = []
-        while (sym := (key >> shift) & 3) not in (0, 3):
-            pieces.append("A1" if sym == 1 else "B1")
-            on[sym - 1] += 1
+    if rules.road_length == 9:
+        shift = 0
+        for cell in range(9):
+            pieces = []
+            while (sym := (key >> shift) & 3) not in (0, 3):
+                pieces.append("A1" if sym == 1 else "B1")
+                on[sym - 1] += 1
+                shift += 2
+            if pieces:
+                cells[cell] = "".join(pieces) + ("-" if sym == 0 else "+")
             shift += 2
-        text.append("".join(pieces) + ("-" if sym == 0 else "+") if pieces else ".")
-        shift += 2
-    home = ((key >> 40) & 15, (key >> 44) & 15)
+        home = ((key >> 40) & 15, (key >> 44) & 15)
+    else:  # decode_sparse() in exact_1v1.c
+        shift = 0
+        while (cell := (key >> shift) & 63) != 63:
+            size = (key >> (shift + 7)) & 15
+            enemy = [(key >> (shift + 11 + j)) & 1 for j in range(size)]
+            for e in enemy:
+                on[e] += 1
+            cells[cell] = "".join("B1" if e else "A1" for e in enemy) + "+-"[(key >> (shift + 6)) & 1]
+            shift += 11 + size
+        home = ((key >> 56) & 15, (key >> 60) & 15)
     killed = (5 - home[0] - on[0], 5 - home[1] - on[1])
-    ppn = f"{'/'.join(text)} A1:{home[0]},B1:{home[1]} A1:{killed[1]},B1:{killed[0]} A1 -"
+    ppn = f"{'/'.join(cells)} A1:{home[0]},B1:{home[1]} A1:{killed[1]},B1:{killed[0]} A1 -"
     return Position.from_ppn(rules, ppn)
 
 
@@ -371,6 +396,7 @@ def sources_hash() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=list(VARIANTS), default="bell")
+    parser.add_argument("--road", type=int, default=9, help="cells of the road (not 9: traditional setups only)")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "puluc-exact")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--decisions", type=int, default=4000, help="turns for the levels' decision cost")
@@ -390,30 +416,35 @@ def main() -> None:
     if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
         subprocess.run([compiler, "-O2", "-o", str(binary), str(source), "-lm"], check=True)
     route, setup = VARIANTS[args.variant]
-    rules = rules_of(args.variant)
-    table_path = work / f"{args.variant}.table"
+    name = args.variant if args.road == 9 else f"{args.variant}@{args.road}"
+    rules = rules_of(name)
+    if args.road != 9 and setup != "traditional":
+        sys.exit("only the traditional setup is solved on other roads than 9 cells")
+    environment = {**os.environ, "PULUC_ROAD": str(args.road)}
+    table_path = work / f"{name}.table"
     if not table_path.exists():
         started = time.perf_counter()
-        subprocess.run([str(binary), "solve", route, setup, str(table_path)], check=True)
+        subprocess.run([str(binary), "solve", route, setup, str(table_path)], check=True, env=environment)
         print(f"solved in {time.perf_counter() - started:.0f} s")
     if args.fit:
-        refit(table_path, args.variant, args.workers, args.fit)
+        refit(table_path, name, args.workers, args.fit)
         return
     table = Table(table_path)
     start = Position.start(rules, "A")
     chance = table.chance(start)
-    print(f"{args.variant}: {table.size:,} positions; the first player's chance with perfect play: {chance:.4f}")
+    print(f"{name}: {table.size:,} positions; the first player's chance with perfect play: {chance:.4f}")
 
     if args.matches:
-        policy = work / f"{args.variant}-medium-{sources_hash()}.policy"
+        policy = work / f"{name}-medium-{sources_hash()}.policy"
         if not policy.exists():
             print("exporting medium's choice in every position ...", flush=True)
-            export_medium(table_path, args.variant, policy, args.workers)
+            export_medium(table_path, name, policy, args.workers)
         print("\nexact match values (X's chance to win; X first / X second / each first half the games):")
         for x, y in MATCHES:
             line = subprocess.run(
                 [str(binary), "match", route, setup, str(table_path), str(policy), x, y],
                 check=True,
+                env=environment,
                 capture_output=True,
                 text=True,
             ).stdout.split()
@@ -422,7 +453,7 @@ def main() -> None:
     print(f"\ncost of each level's decisions over {args.decisions} turns with a choice that matters:")
     ppns = decisions(table, rules, args.decisions, args.seed)
     for level in args.levels:
-        print("  " + level_cost(table_path, args.variant, level, ppns, args.workers, args.budget_ms), flush=True)
+        print("  " + level_cost(table_path, name, level, ppns, args.workers, args.budget_ms), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Fit the hard player's evaluation by self-play: prints weights for puluc/ai/features.py.
 
-Run by hand: `python benchmarks/fit_evaluation.py --variant ants-2v2 [--games 20000] [--rounds 2]`. Where no exact
+Run by hand: `python benchmarks/fit_evaluation.py --variant ants-2v2 [--games 20000] [--rounds 2]`; several
+variants share one set of weights when named together (their games alternate). Where no exact
 solution exists (team games; 1 v 1 Bell and the traditional setups have one: benchmarks/exact_1v1.py --fit),
 the evaluation learns from games it plays against itself. Each round plays --games games in which every seat
 picks, among the distinct ends of its turn, the one the current weights rate best for its team (a one-turn
@@ -94,7 +95,7 @@ def log_loss(rows: list[Row], weights: tuple[float, ...] | list[float]) -> float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", default="ants-2v2")
+    parser.add_argument("--variant", nargs="+", default=["ants-2v2"], help="one family of weights: games alternate")
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=2, help="self-play rounds, each with the last round's weights")
     parser.add_argument("--noise", type=float, default=0.1, help="share of turns played at random")
@@ -102,12 +103,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    rules = variant_rules(args.variant)
-    start = weights_for(rules)
+    start = weights_for(variant_rules(args.variant[0]))
     weights = start
     for round_ in range(args.rounds):
         first = args.seed * 10_000_000 + round_ * args.games
-        tasks = [(args.variant, first + i, args.noise, weights, args.lam) for i in range(args.games)]
+        variants = args.variant
+        tasks = [(variants[i % len(variants)], first + i, args.noise, weights, args.lam) for i in range(args.games)]
         with Pool(args.workers) as pool:
             games = pool.map(game, tasks, chunksize=20)
         held = [row for rows in games[: args.games // 5] for row in rows]

@@ -3,18 +3,20 @@
 `win_logit` reads a position where a seat must throw (the search's horizon) and returns the log-odds that
 team A wins. The features are differences between the teams (A minus B) of: kills, captives held and how
 far their stacks have come, pieces at home, stacks on top and their progress, freed compatriots, whether
-the team is down to one or two active pieces, and the exact threats of the next two throws: for the seat
-about to throw and the seat after it, the expected size of its best capture and the expected number of
-enemy pieces in reach (every throw value weighted by its probability, entering pieces included).
+the team is down to one or two active pieces, the seats that still play, and the exact threats of the next
+two turns: for the seat about to throw and the seat after it, the expected size of its best capture and the
+expected number of enemy pieces in reach (every throw weighted by its probability, entering pieces included;
+with two throws a turn, also a stack moved by one throw and then the other).
 
 The weights are a logistic regression fitted to the exact chance to win (the solution of Bell) of
 717,361 positions, taken when a seat must throw, from 20,000 Bell games between medium and perfect players
 with 0 to 40% random moves, by Newton's method on the cross-entropy with a small ridge:
-`python benchmarks/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the predicted
-chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's look-ahead
-brings a hard decision within about 0.06 points of the best move on average. The features are route-agnostic
-(progress comes from the route tables), so these weights serve every 1 v 1 variant; team games have their
-own, fitted to game results (TEAM_WIN_WEIGHTS). This module keeps no mutable state and never moves pieces.
+`python benchmarks/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the
+predicted chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's
+look-ahead brings a hard decision within about 0.06 points of the best move on average. The features are
+route-agnostic (progress comes from the route tables), so these weights serve every 1 v 1 variant; team games
+have their own, learned by self-play (TEAM_WIN_WEIGHTS). This module keeps no mutable state and never moves
+pieces.
 """
 
 from __future__ import annotations
@@ -104,6 +106,33 @@ TEAM_WIN_WEIGHTS = (
     -0.022,
     -0.040,
     0.061,
+)
+
+
+#: The same for 1 v 1 with eagle capture, where a capture kills the target and spends the eagle (or sends it
+#: home), there are no captives, and the score, not who runs out, decides: learned by self-play as the team
+#: weights, over the eight eagle variants in turn (with and without fire, scorpion and the eagle's return), six
+#: rounds of 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant eagle
+#: eagle+returns eagle+fire eagle+returns+fire eagle+scorpion eagle+returns+scorpion eagle+fire+scorpion
+#: eagle+returns+fire+scorpion --rounds 3`, then the same with `--seed 1` from its weights. Each round lowered
+#: the held-out log-loss a little: about 0.554 with the Bell weights, 0.545 after three rounds, 0.544 after six.
+EAGLE_WIN_WEIGHTS = (
+    0.939,
+    0.0,
+    0.0,
+    0.0,
+    0.088,
+    -0.004,
+    0.0,
+    -0.444,
+    -0.175,
+    0.426,
+    -0.054,
+    0.251,
+    0.153,
+    0.0,
+    0.0,
+    0.0,
 )
 
 
@@ -223,8 +252,10 @@ def features(model: Model, pos: Position) -> list[float]:
 
 
 def weights_for(rules: Rules) -> tuple[float, ...]:
-    """The weights that serve `rules`: team games have their own (see TEAM_WIN_WEIGHTS)."""
-    return WIN_WEIGHTS if rules.team_size == 1 else TEAM_WIN_WEIGHTS
+    """The weights that serve `rules`: team games and 1 v 1 eagles have their own."""
+    if rules.team_size > 1:
+        return TEAM_WIN_WEIGHTS
+    return EAGLE_WIN_WEIGHTS if rules.capture == "eagle" else WIN_WEIGHTS
 
 
 def win_logit(model: Model, pos: Position) -> float:
