@@ -33,19 +33,34 @@
 #define MAXL 41
 #define PIECES 5
 #define MAX_ENDS 64
+#define MAX_MOVES 16
 static int L = 9; /* the road's length */
 typedef struct {
     uint8_t len[MAXL];
     uint8_t dir[MAXL]; /* the top piece's direction in its owner's frame: 0 outbound (+), 1 inbound (-) */
     uint16_t bits[MAXL];
     uint8_t home[2];
+    uint8_t kills[2]; /* enemy pieces killed by each side: kept only when the score can decide (eagle, fire) */
 } State;
 
 static const double PROB[6] = {0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0, 1 / 16.0};
 static int ants;        /* the ants route (else army) */
 static int traditional; /* two throws a turn and one active piece (else one throw a turn) */
+static int eagle;       /* eagle capture: the target dies, the eagle is spent (or, returns, flies home) */
+static int returns;     /* the eagle's house rule */
+static int scorpion;    /* backward moves that capture */
+static int fire = -1;   /* the burning cell's index, or -1 */
+static int scored;      /* kills are part of the state: the score, not who runs out, decides */
+/* The ends of a turn that finish the game, by the mover's result; other ends are state keys (never these). */
 #define WIN_KEY UINT64_MAX
+#define DRAW_KEY (UINT64_MAX - 1)
+#define LOSS_KEY (UINT64_MAX - 2)
 #define WIN_IDX UINT32_MAX
+#define DRAW_IDX (UINT32_MAX - 1)
+#define LOSS_IDX (UINT32_MAX - 2)
+#define IS_OVER(k) ((k) >= LOSS_KEY)
+/* The mover's chance from a finished game's end key. */
+static double result(uint64_t k) { return k == WIN_KEY ? 1.0 : k == DRAW_KEY ? 0.5 : 0.0; }
 
 /* On a longer road (traditional only: at most two stacks) the key lists the stacks instead: for each, its cell
  * (6 bits), direction (1), size (4) and pieces top first (a bit each, 1 = enemy); then the cell 63; homes at bits
@@ -88,6 +103,7 @@ static uint64_t encode(const State *s) {
         if (!(s->len[i] && s->dir[i])) k |= (uint64_t)3 << sh;
         sh += 2;
     }
+    k |= (uint64_t)s->kills[0] << 48 | (uint64_t)s->kills[1] << 52;
     return k | (uint64_t)s->home[0] << 40 | (uint64_t)s->home[1] << 44;
 }
 
@@ -107,6 +123,8 @@ static void decode(uint64_t k, State *s) {
     }
     s->home[0] = (k >> 40) & 15;
     s->home[1] = (k >> 44) & 15;
+    s->kills[0] = (k >> 48) & 15;
+    s->kills[1] = (k >> 52) & 15;
 }
 
 /* The same position seen from the other team. */
@@ -119,43 +137,94 @@ static void flip(const State *a, State *b) {
     }
     b->home[0] = a->home[1];
     b->home[1] = a->home[0];
+    b->kills[0] = a->kills[1];
+    b->kills[1] = a->kills[0];
 }
 
 static int mine(const State *s, int i) { return s->len[i] && !(s->bits[i] & 1); }
 
-static int enemy_out(const State *s) {
-    if (s->home[1]) return 0;
+/* Whether side 0 (me) or 1 (the enemy) is out: no piece at home and none on top of a stack. */
+static int out(const State *s, int side) {
+    if (s->home[side]) return 0;
     for (int i = 0; i < L; i++)
-        if (s->len[i] && (s->bits[i] & 1)) return 0;
+        if (s->len[i] && (s->bits[i] & 1) == side) return 0;
     return 1;
 }
 
-static int killed(const State *s) {
+/* Pieces no longer in the game (killed, burned or spent): never fewer after a move, so it orders the solve. */
+static int removed(const State *s) {
     int on = 0;
     for (int i = 0; i < L; i++) on += s->len[i];
     return 2 * PIECES - s->home[0] - s->home[1] - on;
 }
 
+/* A side's score (RULES.md section 7): enemy pieces it killed plus enemy pieces held under its stacks. Without
+ * eagle or fire every enemy piece not at home or on the road was killed, so the kills need no place. */
+static int score(const State *s, int side) {
+    int held = 0, enemy_left = s->home[1 - side];
+    for (int i = 0; i < L; i++) {
+        if (!s->len[i]) continue;
+        int top = s->bits[i] & 1;
+        for (int j = 0; j < s->len[i]; j++) {
+            int piece = (s->bits[i] >> j) & 1;
+            if (piece != side) {
+                enemy_left++;
+                if (top == side) held++;
+            }
+        }
+    }
+    return held + (scored ? s->kills[side] : PIECES - enemy_left);
+}
+
+/* The end of a move for me: 0 while the game goes on, else WIN_KEY, DRAW_KEY or LOSS_KEY. */
+static uint64_t finished(const State *t) {
+    if (!out(t, 0) && !out(t, 1)) return 0;
+    int mine = score(t, 0), theirs = score(t, 1);
+    return mine > theirs ? WIN_KEY : mine == theirs ? DRAW_KEY : LOSS_KEY;
+}
+
+/* The stack (or entering piece) `moving` of mine, `size` pieces (bits: 1 = enemy), lands on index `dest` with
+ * direction `dir`: burns on the fire, lands on an empty cell, or captures. 0 when the landing is not legal. */
+static int land(State *t, int dest, int size, uint16_t bits, int dir, int backward) {
+    int target = t->len[dest];
+    if (backward && !(target && (t->bits[dest] & 1))) return 0;  // a scorpion's move always captures
+    if (dest == fire) return 1;                                    // burned whole: gone, no kills
+    if (!target) {
+        t->len[dest] = (uint8_t)size;
+        t->bits[dest] = bits;
+        t->dir[dest] = (uint8_t)dir;
+        return 1;
+    }
+    if (!(t->bits[dest] & 1)) return 0;  // never onto an own stack
+    if (eagle) {                         // the lone target dies; the eagle is spent or flies home
+        t->len[dest] = 0;
+        t->bits[dest] = 0;
+        t->dir[dest] = 0;
+        t->kills[0]++;
+        if (returns) t->home[0]++;
+        return 1;
+    }
+    t->bits[dest] = (uint16_t)(bits | (t->bits[dest] << size));
+    t->len[dest] = (uint8_t)(size + target);
+    t->dir[dest] = (uint8_t)(ants ? 1 : 0);  // a capture turns the ants inbound; army stays outbound
+    return 1;
+}
+
 /* Every legal move of mine with a throw of n: the states after it (not flipped) and their sources (0 = enter,
- * i + 1 = the stack on index i). */
-static int moves(const State *s, int n, State *out, int *src) {
+ * i + 1 = the stack on index i, forward; -(i + 1) backward). */
+static int moves(const State *s, int n, State *out_, int *src) {
     int c = 0, tops = 0;
     for (int i = 0; i < L; i++) tops += mine(s, i);
     if (s->home[0] && !(traditional && tops)) {
-        int d = n - 1;
-        if (!mine(s, d)) {
-            State *t = &out[c];
-            *t = *s;
-            t->home[0]--;
-            t->bits[d] = (uint16_t)(t->bits[d] << 1);
-            t->dir[d] = (uint8_t)(t->len[d] ? (ants ? 1 : 0) : (ants && n >= L));
-            t->len[d]++;
-            src[c++] = 0;
-        }
+        State *t = &out_[c];
+        *t = *s;
+        t->home[0]--;
+        if (land(t, n - 1, 1, 0, ants && n >= L, 0)) src[c++] = 0;
     }
     for (int i = 0; i < L; i++) {
         if (!mine(s, i)) continue;
         int size = s->len[i], dest, dir, arrive;
+        uint16_t bits = s->bits[i];
         if (ants) {
             int p = s->dir[i] ? 2 * L - (i + 1) : i + 1, q = p + n;
             arrive = q > 2 * L - 1;
@@ -166,54 +235,65 @@ static int moves(const State *s, int n, State *out, int *src) {
             arrive = dest >= L;
             dir = 0;
         }
-        State *t = &out[c];
-        uint16_t bits = s->bits[i];
+        State *t = &out_[c];
         *t = *s;
         t->len[i] = 0;
         t->bits[i] = 0;
         t->dir[i] = 0;
         if (arrive) {  // enemy pieces are killed, own pieces go home
-            t->home[0] += (uint8_t)(size - __builtin_popcount(bits));
-        } else if (t->len[dest]) {
-            if (!(t->bits[dest] & 1)) continue;  // never onto an own stack
-            t->bits[dest] = (uint16_t)(bits | (t->bits[dest] << size));
-            t->len[dest] = (uint8_t)(size + t->len[dest]);
-            t->dir[dest] = (uint8_t)(ants ? 1 : 0);  // a capture turns the ants inbound
-        } else {
-            t->bits[dest] = bits;
-            t->len[dest] = (uint8_t)size;
-            t->dir[dest] = (uint8_t)dir;
+            int enemies = __builtin_popcount(bits);
+            t->home[0] += (uint8_t)(size - enemies);
+            if (scored) t->kills[0] += (uint8_t)enemies;
+            src[c++] = i + 1;
+        } else if (land(t, dest, size, bits, dir, 0)) {
+            src[c++] = i + 1;
         }
-        src[c++] = i + 1;
+        if (scorpion) {  // back along the route by n, only onto an enemy stack
+            int q = (ants ? (s->dir[i] ? 2 * L - (i + 1) : i + 1) : i + 1) - n;
+            if (q < 1) continue;
+            int back = (q <= L ? q : 2 * L - q) - 1;
+            if (back == i) continue;
+            t = &out_[c];
+            *t = *s;
+            t->len[i] = 0;
+            t->bits[i] = 0;
+            t->dir[i] = 0;
+            if (land(t, back, size, bits, ants ? 1 : 0, 1)) src[c++] = -(i + 1);
+        }
     }
     return c;
 }
 
-/* The ends of my turn with throws a (and b, traditional): keys of the positions the enemy then faces (WIN_KEY
- * when the enemy is out), distinct. With no legal move at all the only end is the unchanged board (a pass). */
+/* The key of a move's end for the enemy to face next, or the game's result for me (WIN_KEY, DRAW_KEY, LOSS_KEY). */
+static uint64_t end_key(const State *t) {
+    uint64_t over = finished(t);
+    if (over) return over;
+    State f;
+    flip(t, &f);
+    return encode(&f);
+}
+
+static int add_end(uint64_t *ends, int c, uint64_t key) {
+    for (int e = 0; e < c; e++)
+        if (ends[e] == key) return c;
+    ends[c] = key;
+    return c + 1;
+}
+
+/* The ends of my turn with throws a (and b, traditional): distinct end keys (end_key). With no legal move at all
+ * the only end is the unchanged board (a pass). */
 static int turn_ends(const State *s, int a, int b, uint64_t *ends) {
-    State first[8], second[8], f;
-    int src[8], c = 0;
+    State first[MAX_MOVES], second[MAX_MOVES], f;
+    int src[MAX_MOVES], c = 0;
     int throws[2] = {a, b}, count = traditional ? 2 : 1;
     for (int k = 0; k < count; k++) {
         if (k == 1 && a == b) break;
         int m = moves(s, throws[k], first, src);
         for (int j = 0; j < m; j++) {
             const State *t = &first[j];
-            uint64_t key;
-            int m2 = (count == 2 && !enemy_out(t)) ? moves(t, throws[1 - k], second, src) : 0;
-            if (m2 == 0) {
-                key = enemy_out(t) ? WIN_KEY : (flip(t, &f), encode(&f));
-                int seen = 0;
-                for (int e = 0; e < c; e++) seen |= ends[e] == key;
-                if (!seen) ends[c++] = key;
-            }
-            for (int j2 = 0; j2 < m2; j2++) {
-                key = enemy_out(&second[j2]) ? WIN_KEY : (flip(&second[j2], &f), encode(&f));
-                int seen = 0;
-                for (int e = 0; e < c; e++) seen |= ends[e] == key;
-                if (!seen) ends[c++] = key;
-            }
+            int m2 = (count == 2 && !finished(t)) ? moves(t, throws[1 - k], second, src) : 0;
+            if (m2 == 0) c = add_end(ends, c, end_key(t));
+            for (int j2 = 0; j2 < m2; j2++) c = add_end(ends, c, end_key(&second[j2]));
         }
     }
     if (!c) {
@@ -290,7 +370,7 @@ static void explore(void) {
         for (int o = 0; o < no; o++) {
             int c = turn_ends(&s, oa[o], ob[o], ends);
             for (int e = 0; e < c; e++)
-                if (ends[e] != WIN_KEY) intern(ends[e], 1);
+                if (!IS_OVER(ends[e])) intern(ends[e], 1);
         }
     }
     fprintf(stderr, "reachable positions (seen by the player to throw): %u\n", nstates);
@@ -305,7 +385,7 @@ static int by_key(const void *a, const void *b) {
 }
 
 /* The successors of every state of one layer, for fast sweeps: for state ids[e] and outcome o, entries
- * off[e * no + o] .. off[e * no + o + 1] of succ, each a state index or WIN_IDX. */
+ * off[e * no + o] .. off[e * no + o + 1] of succ, each a state index, or WIN_IDX, DRAW_IDX or LOSS_IDX. */
 typedef struct {
     uint32_t *off, *succ;
 } Layer;
@@ -323,7 +403,8 @@ static Layer build_layer(const uint32_t *ids, uint32_t m, int no, const int *oa,
             g.off[(uint64_t)e * no + o] = (uint32_t)n;
             int c = turn_ends(&s, oa[o], ob[o], ends);
             if (n + c > cap) g.succ = realloc(g.succ, (cap *= 2) * 4);
-            for (int j = 0; j < c; j++) g.succ[n++] = ends[j] == WIN_KEY ? WIN_IDX : intern(ends[j], 0);
+            for (int j = 0; j < c; j++)
+                g.succ[n++] = IS_OVER(ends[j]) ? (uint32_t)(WIN_IDX - (WIN_KEY - ends[j])) : intern(ends[j], 0);
         }
     }
     if (n >= UINT32_MAX) { fprintf(stderr, "layer too large\n"); exit(2); }
@@ -342,7 +423,7 @@ static int solve(const char *path) {
     for (uint32_t q = 0; q < nstates; q++) {
         State s;
         decode(keys[q], &s);
-        layer[q] = (uint8_t)killed(&s);
+        layer[q] = (uint8_t)removed(&s);
         w[q] = 0.5;
     }
     for (int k = 2 * PIECES; k >= 0; k--) {
@@ -360,7 +441,8 @@ static int solve(const char *path) {
                     uint32_t a = g.off[(uint64_t)e * no + o], b = g.off[(uint64_t)e * no + o + 1];
                     double best = 0;
                     for (uint32_t j = a; j < b; j++) {
-                        double x = g.succ[j] == WIN_IDX ? 1.0 : 1.0 - w[g.succ[j]];
+                        uint32_t t = g.succ[j];
+                        double x = t >= LOSS_IDX ? result(WIN_KEY - (WIN_IDX - t)) : 1.0 - w[t];
                         if (x > best) best = x;
                     }
                     v += op[o] * best;
@@ -430,21 +512,19 @@ static void read_policy(const char *path, int no) {
 
 /* Easy's ends with throws a (and b): every legal move equally likely at each step. */
 static int easy_ends(const State *s, int a, int b, uint64_t *ends, double *p) {
-    State first[8], second[8], f;
-    int src[8], c = 0, counts[2], throws[2] = {a, b}, n = traditional ? (a == b ? 1 : 2) : 1;
-    State all[16];
-    int used[16], total = 0;
+    State first[MAX_MOVES], second[MAX_MOVES], all[2 * MAX_MOVES], f;
+    int src[MAX_MOVES], c = 0, throws[2] = {a, b}, n = traditional ? (a == b ? 1 : 2) : 1;
+    int used[2 * MAX_MOVES], total = 0;
     for (int k = 0; k < n; k++) {
-        counts[k] = moves(s, throws[k], first, src);
-        for (int j = 0; j < counts[k]; j++) { all[total] = first[j]; used[total++] = k; }
+        int count = moves(s, throws[k], first, src);
+        for (int j = 0; j < count; j++) { all[total] = first[j]; used[total++] = k; }
     }
     if (!total) { flip(s, &f); ends[0] = encode(&f); p[0] = 1.0; return 1; }
     for (int j = 0; j < total; j++) {
         const State *t = &all[j];
-        int m2 = (traditional && !enemy_out(t)) ? moves(t, throws[a == b ? 0 : 1 - used[j]], second, src) : 0;
+        int m2 = (traditional && !finished(t)) ? moves(t, throws[a == b ? 0 : 1 - used[j]], second, src) : 0;
         for (int j2 = 0; j2 < (m2 ? m2 : 1); j2++) {
-            const State *e = m2 ? &second[j2] : t;
-            ends[c] = enemy_out(e) ? WIN_KEY : (flip(e, &f), encode(&f));
+            ends[c] = end_key(m2 ? &second[j2] : t);
             p[c++] = 1.0 / total / (m2 ? m2 : 1);
         }
     }
@@ -452,6 +532,13 @@ static int easy_ends(const State *s, int a, int b, uint64_t *ends, double *p) {
 }
 
 static uint32_t find(uint64_t k) { return intern(k, 0); }
+
+/* X's chance to win after a turn's end `k`: X made it (who 0; Y throws next) or Y made it (who 1). */
+static double after(uint64_t k, int who, const double *x, const double *y) {
+    if (IS_OVER(k)) return who ? 1.0 - result(k) : result(k);
+    uint32_t t = find(k);
+    return who ? x[t] : y[t];
+}
 
 static int match(const char *table, const char *policy_path, int px, int py) {
     FILE *f = fopen(table, "rb");
@@ -482,7 +569,7 @@ static int match(const char *table, const char *policy_path, int px, int py) {
         State s;
         for (uint32_t q = 0; q < nstates; q++) {
             decode(keys[q], &s);
-            if (killed(&s) == k) ids[m++] = q;
+            if (removed(&s) == k) ids[m++] = q;
         }
         for (int it = 0; m; it++) {
             double delta = 0;
@@ -497,34 +584,26 @@ static int match(const char *table, const char *policy_path, int px, int py) {
                         double sum = 0;
                         if (pl == MEDIUM) {
                             uint64_t r = (uint64_t)q * no + o, lo = pol_off[r], hi = pol_off[r + 1];
-                            if (lo == hi) {
+                            if (lo == hi) {  // no legal move: the throw passes
                                 State fl;
                                 flip(&s, &fl);
-                                uint32_t t = find(encode(&fl));
-                                sum = who ? x[t] : y[t];
+                                sum = after(encode(&fl), who, x, y);
                             }
-                            for (uint64_t j = lo; j < hi; j++) {
-                                double after = pol_key[j] == WIN_KEY ? (who ? 0.0 : 1.0)
-                                                                     : (who ? x[find(pol_key[j])] : y[find(pol_key[j])]);
-                                sum += pol_p[j] * after;
-                            }
+                            for (uint64_t j = lo; j < hi; j++) sum += pol_p[j] * after(pol_key[j], who, x, y);
                         } else if (pl == EASY) {
                             int c = easy_ends(&s, oa[o], ob[o], ends, ep);
-                            for (int j = 0; j < c; j++)
-                                sum += ep[j] * (ends[j] == WIN_KEY ? (who ? 0.0 : 1.0) : (who ? x[find(ends[j])] : y[find(ends[j])]));
+                            for (int j = 0; j < c; j++) sum += ep[j] * after(ends[j], who, x, y);
                         } else {
                             int c = turn_ends(&s, oa[o], ob[o], ends);
-                            double best = -1, score[MAX_ENDS], after[MAX_ENDS];
+                            double best = -1, score[MAX_ENDS], then[MAX_ENDS];
                             for (int j = 0; j < c; j++) {
-                                int win = ends[j] == WIN_KEY;
-                                uint32_t t = win ? 0 : find(ends[j]);
-                                after[j] = win ? (who ? 0.0 : 1.0) : (who ? x[t] : y[t]);
-                                score[j] = pl == BR ? after[j] : (win ? 1.0 : 1.0 - w[t]);
+                                then[j] = after(ends[j], who, x, y);
+                                score[j] = pl == BR ? then[j] : IS_OVER(ends[j]) ? result(ends[j]) : 1.0 - w[find(ends[j])];
                                 if (score[j] > best) best = score[j];
                             }
                             int ties = 0;
                             for (int j = 0; j < c; j++)
-                                if (score[j] >= best - 1e-7) { sum += after[j]; ties++; }
+                                if (score[j] >= best - 1e-7) { sum += then[j]; ties++; }
                             sum /= ties;
                         }
                         side[who] = sum;
@@ -547,30 +626,47 @@ static int match(const char *table, const char *policy_path, int px, int py) {
     return 0;
 }
 
-static int setup(const char *route, const char *how, const char *road) {
-    L = road ? atoi(road) : 9;
-    if (L < 5 || L > MAXL || (L != 9 && !strcmp(how, "modern"))) {
-        fprintf(stderr, "the road must be 5 to %d cells, and 9 in the modern setup\n", MAXL);
+/* RULES: the route (army or ants), the setup (modern or traditional) and any of eagle, returns, scorpion and
+ * fire, joined by commas, e.g. "ants,modern,eagle,fire". The road is 9 cells unless PULUC_ROAD says otherwise
+ * (traditional setups without eagle or fire only). */
+static int setup(const char *rules, const char *road) {
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s", rules);
+    int route = 0, how = 0, burn = 0;
+    for (char *word = strtok(spec, ","); word; word = strtok(NULL, ",")) {
+        if (!strcmp(word, "army")) { ants = 0; route = 1; }
+        else if (!strcmp(word, "ants")) { ants = 1; route = 1; }
+        else if (!strcmp(word, "modern")) { traditional = 0; how = 1; }
+        else if (!strcmp(word, "traditional")) { traditional = 1; how = 1; }
+        else if (!strcmp(word, "eagle")) eagle = 1;
+        else if (!strcmp(word, "returns")) returns = 1;
+        else if (!strcmp(word, "scorpion")) scorpion = 1;
+        else if (!strcmp(word, "fire")) burn = 1;
+        else { fprintf(stderr, "unknown rule %s\n", word); return 0; }
+    }
+    if (!route || !how || (returns && !eagle)) {
+        fprintf(stderr, "rules need a route (army, ants) and a setup (modern, traditional); returns needs eagle\n");
         return 0;
     }
-    if (!strcmp(route, "army")) ants = 0;
-    else if (!strcmp(route, "ants")) ants = 1;
-    else { fprintf(stderr, "route must be army or ants\n"); return 0; }
-    if (!strcmp(how, "modern")) traditional = 0;
-    else if (!strcmp(how, "traditional")) traditional = 1;
-    else { fprintf(stderr, "setup must be modern or traditional\n"); return 0; }
+    L = road ? atoi(road) : 9;
+    scored = eagle || burn;
+    if (L < 5 || L > MAXL || L % 2 == 0 || (L != 9 && (!traditional || scored))) {
+        fprintf(stderr, "the road must be odd, 5 to %d cells, and 9 unless traditional without eagle or fire\n", MAXL);
+        return 0;
+    }
+    fire = burn ? (L - 1) / 2 : -1;
     return 1;
 }
 
 int main(int argc, char **argv) {
-    const char *road = getenv("PULUC_ROAD");  /* the road's length, 9 unless given */
-    if (argc == 4 && !strcmp(argv[1], "count") && setup(argv[2], argv[3], road)) { explore(); return 0; }
-    if (argc == 5 && !strcmp(argv[1], "solve") && setup(argv[2], argv[3], road)) return solve(argv[4]);
-    if (argc == 8 && !strcmp(argv[1], "match") && setup(argv[2], argv[3], road)) {
-        int py = player(argv[7]);
+    const char *road = getenv("PULUC_ROAD");
+    if (argc == 3 && !strcmp(argv[1], "count") && setup(argv[2], road)) { explore(); return 0; }
+    if (argc == 4 && !strcmp(argv[1], "solve") && setup(argv[2], road)) return solve(argv[3]);
+    if (argc == 7 && !strcmp(argv[1], "match") && setup(argv[2], road)) {
+        int py = player(argv[6]);
         if (py == BR) { fprintf(stderr, "the second player must be a fixed player\n"); return 2; }
-        return match(argv[4], argv[5], player(argv[6]), py);
+        return match(argv[3], argv[4], player(argv[5]), py);
     }
-    fprintf(stderr, "usage: exact_1v1 count|solve|match ROUTE SETUP [TABLE [POLICY X Y]]\n");
+    fprintf(stderr, "usage: exact_1v1 count RULES | solve RULES TABLE | match RULES TABLE POLICY X Y\n");
     return 2;
 }

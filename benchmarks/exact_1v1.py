@@ -1,22 +1,27 @@
 """Exact solutions of 1 v 1 Puluc, and what they say about the AI: run by hand, prints numbers.
 
-`python benchmarks/exact_1v1.py --variant ants` compiles benchmarks/exact_1v1.c with the machine's C compiler
-(cc), solves the variant (every position a seat can face before its throw, by value iteration), and prints:
+`python benchmarks/exact_1v1.py --variant eagle` compiles benchmarks/exact_1v1.c with the machine's C compiler
+(cc), solves the variant (every position a seat can face before its throw, by value iteration), and prints the
+exact cost of each level's decisions: over turns with a choice that matters (from games of perfect play with
+some random moves), the mean loss of winning chance against the best way to play the turn, and how often the
+choice is not a best one (hard at --budget-ms). Further, each instead of the decision costs:
 
-- the exact cost of each level's decisions: over turns with a choice that matters (from games of perfect play
-  with some random moves), the mean loss of winning chance against the best way to play the turn and how often
-  the choice is not a best one (hard's budget: --budget-ms);
-- with --matches, exact match values (no sampling) between players, each side starting half the games:
-  perfect play, the best response to a fixed player (the most that any player at all can win against it), and
-  puluc.ai's own easy and medium, whose every choice is exported from Python (cached by the hash of puluc/'s
-  sources; about 10 minutes on two cores for Bell, seconds for the traditional setup).
+- `--versus hard medium`: X's chance against Y measured in games (pairs share their throws, sides swapped) with
+  the luck taken out: a game counts as the first player's exact chance plus the exact losses of Y's turns minus
+  X's. Its mean is X's true chance; 40 games give an interval of about +-1 point where won and lost games need
+  thousands (checked against the exact match value of medium against easy on ants-traditional: 73.9% +- 1.7
+  from 1,000 games, exactly 74.5%).
+- `--matches`: exact match values (no sampling) between perfect play, the best response to a fixed player (the
+  most that any player at all can win against it) and puluc.ai's own easy and medium, whose every choice is
+  exported from Python (cached by the hash of puluc/'s sources; minutes for a few million positions).
+- `--fit GAMES`: refit the hard player's evaluation (puluc/ai/features.py) to the exact values of positions
+  from games between medium and perfect players with 0-40% random moves; prints the weights with their error on
+  held-out positions.
 
-Variants (1 v 1, stack capture, bell sticks): bell (army route) and ants, each modern (one throw a turn, road of
-9) or `-traditional` (two throws and one active piece): bell, bell-traditional, ants, ants-traditional; with
-`--road N` a traditional setup on a road of N cells (the road of team games is 19 to 29).
-`--fit GAMES` instead refits the hard player's evaluation (puluc/ai/features.py) to the exact values of
-positions from games between medium and perfect players with 0-40% random moves, and prints the weights with
-their error on held-out positions.
+Variants: 1 v 1 names as benchmarks/ai.py reads them on the army and ants routes with bell sticks (bell, ants,
+eagle, scorpion, fire and their flags, `-traditional` for two throws and one active piece); `--road N` solves a
+traditional setup on a road of N cells (the road of team games is 19 to 29). Sizes: bell 9,830,420 positions,
+ants 87,087,690, eagle 2,782,988, bell-traditional 29,843, ants-traditional 50,261.
 
 Files go to --work (default: a folder in the system's temporary directory). Needs a C compiler; nothing of this
 is part of the product or its tests.
@@ -26,11 +31,13 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import dataclasses
 import hashlib
 import math
 import os
 import random
 import shutil
+import statistics
 import struct
 import subprocess
 import sys
@@ -40,6 +47,7 @@ from array import array
 from multiprocessing import Pool
 from pathlib import Path
 
+from ai import variant_rules  # benchmarks/ is this script's folder, so its siblings import directly
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 import puluc.ai
@@ -55,21 +63,40 @@ from puluc.routes import INBOUND
 puluc.ai.SAFETY_FACTOR = math.inf
 
 HERE = Path(__file__).resolve().parent
-VARIANTS = {
-    "bell": ("army", "modern"),
-    "bell-traditional": ("army", "traditional"),
-    "ants": ("ants", "modern"),
-    "ants-traditional": ("ants", "traditional"),
-}
 MATCHES = (("perfect", "easy"), ("br", "easy"), ("perfect", "medium"), ("br", "medium"), ("medium", "easy"))
-WIN_KEY = (1 << 64) - 1
+#: The ends of a turn that finish the game, by the mover's result (exact_1v1.c's WIN_KEY, DRAW_KEY, LOSS_KEY).
+WIN_KEY, DRAW_KEY, LOSS_KEY = (1 << 64) - 1, (1 << 64) - 2, (1 << 64) - 3
 
 
 def rules_of(name: str) -> Rules:
-    """The rules of a variant name, `VARIANT` or `VARIANT@ROAD` (a traditional setup on a road of ROAD cells)."""
+    """The rules of a variant name as benchmarks/ai.py reads it (1 v 1), optionally with `@ROAD`: a traditional
+    setup on a road of ROAD cells."""
     variant, _, road = name.partition("@")
-    route, setup = VARIANTS[variant]
-    return Rules.from_setup({"army": "bell", "ants": "ants"}[route], 1, setup, road_length=int(road or 9))
+    rules = variant_rules(variant)
+    return dataclasses.replace(rules, road_length=int(road)) if road else rules
+
+
+def c_rules(rules: Rules) -> str:
+    """The rules as exact_1v1.c reads them; raises SystemExit for rules it does not solve."""
+    if rules.team_size != 1 or rules.route not in ("army", "ants") or rules.sticks != "bell":
+        sys.exit("exact_1v1 solves 1 v 1 on the army and ants routes with bell sticks")
+    words = ["army" if rules.route == "army" else "ants", rules.setup]
+    words += [
+        word
+        for word, on in (
+            ("eagle", rules.capture == "eagle"),
+            ("returns", rules.eagle_returns),
+            ("scorpion", rules.scorpion),
+            ("fire", rules.fire),
+        )
+        if on
+    ]
+    return ",".join(words)
+
+
+def scored(rules: Rules) -> bool:
+    """Whether the kills are part of exact_1v1.c's state: the score, not who runs out, can decide."""
+    return rules.capture == "eagle" or rules.fire
 
 
 class Table:
@@ -107,6 +134,9 @@ class Table:
             if stack is None or stack[0] != INBOUND:
                 key |= 3 << shift
             shift += 2
+        if scored(pos.rules):
+            kills = pos.raw_kills
+            key |= kills[me] << 48 | kills[1 - me] << 52
         return key | home[me] << 40 | home[1 - me] << 44
 
     def index(self, pos: Position) -> int:
@@ -203,6 +233,58 @@ def level_cost(table_path: Path, variant: str, level: str, ppns: list[str], work
     )
 
 
+# -- matches measured against the exact values ------------------------------------------------------------
+
+
+def _luck_free_game(task: tuple[str, str, str, str, int, float, int]) -> float:
+    """X's result in one game against Y with the luck taken out: the first player's exact chance, plus every
+    exact loss of winning chance Y's turns made, minus X's. Its mean is X's true chance to win (the throws'
+    effect has mean zero: a position's exact value is the mean over the throws of the value after them), and
+    it varies far less than a won or lost game. Games 2k and 2k + 1 share their throws, sides swapped."""
+    path, variant, x, y, index, budget_ms, seed = task
+    table = _table(path)
+    rules = rules_of(variant)
+    pair, swapped = divmod(index, 2)
+    dice = random.Random(seed * 1_000_003 + pair)
+    minds = random.Random(seed * 7_000_003 + index)
+    pos = Position.start(rules, "A" if pair % 2 == 0 else "B")
+    x_team = 1 if swapped else 0
+    first = table.chance(pos)
+    adjusted = first if pos.turn_index & 1 == x_team else 1.0 - first
+    while not pos.is_over:
+        if pos.must_throw:
+            pos = throw_turn(pos, dice)
+            continue
+        team = pos.turn_index & 1
+        best = max(v for _, v in table.end_values(pos))
+        level = x if team == x_team else y
+        end = play_turn(pos, lambda p: choose_move(p, level, minds, budget_ms))  # noqa: B023
+        loss = best - table.end_value(end, team)
+        adjusted += -loss if team == x_team else loss
+        pos = end
+    return adjusted
+
+
+_TABLES: dict[str, Table] = {}
+
+
+def _table(path: str) -> Table:
+    """One Table per process (a large one takes seconds to read)."""
+    if path not in _TABLES:
+        _TABLES[path] = Table(Path(path))
+    return _TABLES[path]
+
+
+def luck_free_match(table_path: Path, variant: str, x: str, y: str, games: int, workers: int, budget_ms: float) -> str:
+    tasks = [(str(table_path), variant, x, y, i, budget_ms, 2026) for i in range(games)]
+    with Pool(workers) as pool:
+        results = pool.map(_luck_free_game, tasks, chunksize=4)
+    pairs = [(results[i] + results[i + 1]) / 2 for i in range(0, games - 1, 2)]
+    mean = sum(pairs) / len(pairs)
+    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs))
+    return f"{x:>7} vs {y:<7} {mean:7.2%}  (95% interval {mean - half:.2%} to {mean + half:.2%}, {games} games)"
+
+
 # -- medium's every choice, for the exact match values ----------------------------------------------------
 
 
@@ -222,6 +304,7 @@ def _position(rules: Rules, key: int) -> Position:
                 cells[cell] = "".join(pieces) + ("-" if sym == 0 else "+")
             shift += 2
         home = ((key >> 40) & 15, (key >> 44) & 15)
+        kills = ((key >> 48) & 15, (key >> 52) & 15)
     else:  # decode_sparse() in exact_1v1.c
         shift = 0
         while (cell := (key >> shift) & 63) != 63:
@@ -232,8 +315,10 @@ def _position(rules: Rules, key: int) -> Position:
             cells[cell] = "".join("B1" if e else "A1" for e in enemy) + "+-"[(key >> (shift + 6)) & 1]
             shift += 11 + size
         home = ((key >> 56) & 15, (key >> 60) & 15)
-    killed = (5 - home[0] - on[0], 5 - home[1] - on[1])
-    ppn = f"{'/'.join(cells)} A1:{home[0]},B1:{home[1]} A1:{killed[1]},B1:{killed[0]} A1 -"
+        kills = (0, 0)
+    if not scored(rules):  # every piece off the road and out of home was killed
+        kills = (5 - home[1] - on[1], 5 - home[0] - on[0])
+    ppn = f"{'/'.join(cells)} A1:{home[0]},B1:{home[1]} A1:{kills[0]},B1:{kills[1]} A1 -"
     return Position.from_ppn(rules, ppn)
 
 
@@ -245,14 +330,19 @@ def turn_outcomes(rules: Rules) -> list[tuple[int, ...]]:
 
 
 def medium_ends(pos: Position) -> dict[int, float]:
-    """The ends of the turn medium reaches from `pos`, by key (WIN_KEY: won), with their chances (ties shared)."""
+    """The ends of the turn medium reaches from `pos`, by key (a finished game by its result: WIN_KEY, ...), with
+    their chances (ties shared)."""
     out: dict[int, float] = {}
     layer = [(pos, 1.0)]
     seat = pos.turn_index
     while layer:
         here, p = layer.pop()
         if here.is_over or not here.pending or here.turn_index != seat:
-            key = WIN_KEY if here.is_over else Table.key(here)
+            if here.is_over:
+                winner = here.outcome().winner  # type: ignore[union-attr]
+                key = DRAW_KEY if winner is None else WIN_KEY if winner == "AB"[seat & 1] else LOSS_KEY
+            else:
+                key = Table.key(here)
             out[key] = out.get(key, 0.0) + p
             continue
         chosen = medium_moves(here)  # medium picks one of these at random
@@ -395,7 +485,7 @@ def sources_hash() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", choices=list(VARIANTS), default="bell")
+    parser.add_argument("--variant", default="bell", help="a 1 v 1 name as in benchmarks/ai.py, e.g. eagle+fire")
     parser.add_argument("--road", type=int, default=9, help="cells of the road (not 9: traditional setups only)")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "puluc-exact")
     parser.add_argument("--workers", type=int, default=2)
@@ -404,6 +494,8 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--matches", action="store_true", help="exact match values (exports medium's choices)")
+    parser.add_argument("--versus", nargs=2, metavar=("X", "Y"), help="play X against Y, luck taken out, and stop")
+    parser.add_argument("--games", type=int, default=400, help="games for --versus (pairs share their throws)")
     parser.add_argument("--fit", type=int, metavar="GAMES", help="refit the evaluation on GAMES games and stop")
     args = parser.parse_args()
     compiler = shutil.which("cc") or shutil.which("gcc")
@@ -415,16 +507,16 @@ def main() -> None:
     source = HERE / "exact_1v1.c"
     if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
         subprocess.run([compiler, "-O2", "-o", str(binary), str(source), "-lm"], check=True)
-    route, setup = VARIANTS[args.variant]
     name = args.variant if args.road == 9 else f"{args.variant}@{args.road}"
     rules = rules_of(name)
-    if args.road != 9 and setup != "traditional":
-        sys.exit("only the traditional setup is solved on other roads than 9 cells")
+    spec = c_rules(rules)
+    if args.road != 9 and (rules.setup != "traditional" or scored(rules)):
+        sys.exit("only traditional setups without eagle or fire are solved on other roads than 9 cells")
     environment = {**os.environ, "PULUC_ROAD": str(args.road)}
     table_path = work / f"{name}.table"
     if not table_path.exists():
         started = time.perf_counter()
-        subprocess.run([str(binary), "solve", route, setup, str(table_path)], check=True, env=environment)
+        subprocess.run([str(binary), "solve", spec, str(table_path)], check=True, env=environment)
         print(f"solved in {time.perf_counter() - started:.0f} s")
     if args.fit:
         refit(table_path, name, args.workers, args.fit)
@@ -442,13 +534,19 @@ def main() -> None:
         print("\nexact match values (X's chance to win; X first / X second / each first half the games):")
         for x, y in MATCHES:
             line = subprocess.run(
-                [str(binary), "match", route, setup, str(table_path), str(policy), x, y],
+                [str(binary), "match", spec, str(table_path), str(policy), x, y],
                 check=True,
                 env=environment,
                 capture_output=True,
                 text=True,
             ).stdout.split()
             print(f"  {x:>7} vs {y:<7} {float(line[2]):7.2%} {float(line[3]):7.2%} {float(line[4]):7.2%}", flush=True)
+
+    if args.versus:
+        x, y = args.versus
+        print(f"\n{x} against {y}, luck taken out by the exact values (X's chance to win):")
+        print("  " + luck_free_match(table_path, name, x, y, args.games, args.workers, args.budget_ms), flush=True)
+        return
 
     print(f"\ncost of each level's decisions over {args.decisions} turns with a choice that matters:")
     ppns = decisions(table, rules, args.decisions, args.seed)
