@@ -29,7 +29,9 @@ __all__ = [
     "MAX_OPEN_GAMES_PER_USER",
     "SETTINGS",
     "TURN_TIMER_SECONDS",
+    "WORKERS",
     "ChoiceSetting",
+    "CountSetting",
     "IdSetting",
     "NumberSetting",
     "Setting",
@@ -103,6 +105,26 @@ class IdSetting:
         return self.what
 
 
+@dataclass(frozen=True, slots=True)
+class CountSetting:
+    """A whole number from `minimum` to `maximum` whose default depends on the machine (`auto` says how it is
+    chosen), so it is unset by default."""
+
+    name: str
+    minimum: int
+    maximum: int
+    unit: str
+    auto: str
+    default: None = None
+
+    @property
+    def rule(self) -> str:
+        return f"a whole number of {self.unit} from {self.minimum} to {self.maximum}"
+
+    def allows(self, value: int) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
 DISCORD_TOKEN = TextSetting("DISCORD_TOKEN", None)
 DATABASE_URL = TextSetting("DATABASE_URL", DEFAULT_DATABASE_URL)
 FONT_PATH = TextSetting("FONT_PATH", None)
@@ -122,8 +144,12 @@ ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 10, 0, 250, "milliseco
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+# Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
+# in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
+# adds memory (each worker holds its own fonts and tables).
+WORKERS = CountSetting("WORKERS", 0, 64, "worker processes", "one per CPU core")
 
-Setting = TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float]
+Setting = TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float]
 
 #: Every setting, in the order `.env.example` lists them.
 SETTINGS: tuple[Setting, ...] = (
@@ -137,5 +163,6 @@ SETTINGS: tuple[Setting, ...] = (
     AI_MOVE_DELAY_SECONDS,
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
+    WORKERS,
     FONT_PATH,
 )

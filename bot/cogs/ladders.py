@@ -9,7 +9,6 @@ does), never draw user text (names) into an image, and never decide game rules.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -20,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
-from bot.services import storage_of
+from bot.services import compute_of, storage_of
 from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
@@ -164,7 +163,7 @@ class Ladders(PulucCog):
             await interaction.response.send_message(embed=profile_embed(found, lang, chart=None))
             return
         await interaction.response.defer(thinking=True)
-        png = await asyncio.to_thread(render_rating_chart, chart_series(points), CHART_THEME, lang)
+        png = await compute_of(self.bot).run(render_rating_chart, chart_series(points), CHART_THEME, lang)
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
@@ -194,7 +193,8 @@ class Ladders(PulucCog):
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
-        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit)
+        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit,
+                                 compute_of(self.bot))
         await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:

@@ -8,7 +8,6 @@ This module must never decide who may sit where or when a game starts: `bot.sess
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +42,12 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
 
 def player_of(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
+
+
+def split_by_skill(seats: list[str], teams: dict[str, str], skills: dict[str, ratings.Skill]) -> Split[str]:
+    """The most even split of `seats` by their players' ratings (in a compute worker: plain data in, the
+    split out; the win-chance function is built there, since a closure does not cross processes)."""
+    return best_split(seats, teams, ratings.win_chances(skills))
 
 
 class Lobby(PulucCog):
@@ -224,8 +229,8 @@ class Lobby(PulucCog):
         if user_id != state.host_id:
             raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
         skills = {seat.seat: await self._skill(seat) for seat in state.seats}
-        split = await asyncio.to_thread(best_split, [s.seat for s in state.seats],
-                                        {s.seat: s.team for s in state.seats}, ratings.win_chances(skills))
+        split = await self.games.compute.run(split_by_skill, [s.seat for s in state.seats],
+                                             {s.seat: s.team for s in state.seats}, skills)
         return await session.arrange(user_id, split.team_a, split.team_b), split
 
     async def _skill(self, seat: SeatState) -> ratings.Skill:

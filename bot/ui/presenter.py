@@ -4,7 +4,7 @@ Every change of a game, from a click or from the timers, ends here. The presente
 latest state (under a per-game lock), so updates that race each other can never leave an older board on
 screen; recent narration lines are kept per game so a reader sees the last few things that happened.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
-are drawn in a worker thread by `bot.ui.boards`. This module must never change a game.
+are drawn by `bot.ui.boards` in the bot's compute workers (`bot.compute`). This module must never change a game.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.compute import ComputePool
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
@@ -71,9 +72,10 @@ class Presenter:
     """Composes and publishes game messages for one bot."""
 
     def __init__(self, client: discord.Client, manager: SessionManager, *,
-                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0, sleep: Sleep = asyncio.sleep
-                 ) -> None:
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0, sleep: Sleep = asyncio.sleep,
+                 compute: ComputePool | None = None) -> None:
         self._client = client
+        self.compute = compute or ComputePool(0)
         self._manager = manager
         self._chart_budget_ms = chart_budget_ms
         self._bar_ms = bar_ms
@@ -137,7 +139,7 @@ class Presenter:
         png = None
         if state.position is not None:
             try:
-                png = await asyncio.to_thread(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
+                png = await self.compute.run(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
                 log.exception("could not draw the board of game %d", state.game_id)
@@ -152,7 +154,7 @@ class Presenter:
     async def _advantage_chart(self, state: GameState, lang: str) -> bytes | None:
         """The post-game chart, or None: a failure here must never cost the players their result."""
         try:
-            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
+            return await self.compute.run(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
