@@ -3,6 +3,9 @@
 Every change of a game, from a click or from the timers, ends here. The presenter always shows the game's
 latest state (under a per-game lock), so updates that race each other can never leave an older board on
 screen; recent narration lines are kept per game so a reader sees the last few things that happened.
+Under a burst the board is never more than one edit behind: while one edit of a game is in flight, the
+updates that arrive meanwhile are coalesced, and only the newest of them is drawn and sent once the lock
+is free (the older ones add their narration and return `Shown.SUPERSEDED`); end screens are always sent.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
 are drawn by `bot.ui.boards` in the bot's compute workers (`bot.compute`). This module must never change a game.
 """
@@ -86,6 +89,7 @@ class Presenter:
         self._unshown: dict[int, tuple[GameState, Finished | None]] = {}  # states Discord refused, newest
         self._shown: dict[int, int] = {}  # the event number each open game's message shows
         self._heals: dict[int, asyncio.Task[None]] = {}
+        self._newest: dict[int, int] = {}  # per game: the number of the newest `show` call (latest wins)
         self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
 
@@ -166,10 +170,15 @@ class Presenter:
         came from a click on that message) or repost it at the bottom of the channel when it scrolled away
         or cannot be edited. Never raises for Discord's failures: when nothing gets through, the game is
         shown again later (see `bot.ui.delivery`)."""
-        lock = self._lock(result.game_id)
+        game_id = result.game_id
+        ticket = self._newest[game_id] = self._newest.get(game_id, 0) + 1
+        lock = self._lock(game_id)
         async with lock:
             lang = await self.language(result.state)
             self._remember(result, lang)
+            if self._newest.get(game_id, ticket) != ticket and result.state.is_open and result.finished is None:
+                # A newer call waits for this lock: it shows the latest state, narration included.
+                return Shown.SUPERSEDED
             state = self.latest(result.state)
             return await self._show(state, lang, result.finished, interaction)
 
@@ -361,6 +370,7 @@ class Presenter:
 
     def _forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
+        self._newest.pop(game_id, None)
         self._narration.pop(game_id, None)
         self._last_move.pop(game_id, None)
         self._locks.pop(game_id, None)
