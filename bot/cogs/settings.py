@@ -27,6 +27,7 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.messages import duration, variant_title
+from bot.ui.replies import acknowledge
 
 SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language")
 
@@ -68,6 +69,7 @@ class Settings(commands.Cog):
         guild_id = interaction.guild_id
         channel_id = interaction.channel_id
         assert guild_id is not None and channel_id is not None  # guild_only
+        await acknowledge(interaction, ephemeral=True)
         changes: dict[str, Any] = {}
         if default_variant is not None:
             changes["default_variant"] = default_variant
@@ -91,7 +93,7 @@ class Settings(commands.Cog):
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
         )
         key = "settings.saved" if changes or ranked is not None else "settings.current"
-        await interaction.response.send_message(t(key, lang, summary=summary), ephemeral=True)
+        await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

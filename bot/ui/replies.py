@@ -126,6 +126,16 @@ def storage_failure(error: BaseException) -> NotSaved | StorageUnavailable | Non
     return error if isinstance(error, NotSaved | StorageUnavailable) else None
 
 
+async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+    """Acknowledge a command at once, before any database or CPU work, so that Discord's 3 s deadline holds
+    however busy the database and the workers are; the answer follows as the first follow-up.
+
+    Discord keeps the acknowledgement's visibility for that follow-up: a command whose answer is public
+    (a game message, a profile) shows a refusal found later (one that needs the database, such as "ranked
+    games are off in this channel") in the channel too. Refusals that need no database are raised before."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer only the person who acted, whether or not the interaction was already acknowledged."""
     try:
