@@ -68,14 +68,10 @@ class GameServices:
     compute: ComputePool
 
 
-# Where pictures and AI thinking run when a bot has no pool of its own (tests that build a bare client).
-_IN_PROCESS = ComputePool(0)
-
-
 def compute_of(client: discord.Client) -> ComputePool:
-    """The worker pool of a running bot (`PulucBot.compute`), else threads of this process."""
+    """The worker pool of a running bot (`PulucBot.compute`), else threads of this process (a bare client)."""
     found = getattr(client, "compute", None)
-    return found if isinstance(found, ComputePool) else _IN_PROCESS
+    return found if isinstance(found, ComputePool) else ComputePool(0)
 
 
 def storage_of(client: discord.Client) -> Storage:
