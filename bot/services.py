@@ -98,6 +98,7 @@ async def start_game_services(
         advisor=engine_advisor(settings.ai_budget_ms),
         clock=clock,
         limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
+        shards=settings.shards,
     )
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
     presenter = Presenter(

@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.errors import ShardsTaken
+from bot.storage.errors import ShardsTaken, StorageUnavailable
 from bot.storage.shards import Shards
 
 log = logging.getLogger(__name__)
@@ -32,10 +32,18 @@ log = logging.getLogger(__name__)
 # database do not meet), key2 the shard as count * 65536 + id (MAX_SHARD_COUNT keeps it in 32 bits).
 _KEY1 = "hashtext('puluc-shards ' || current_schema())"
 _CLAIMS_KEY2 = -1  # the transaction lock claims queue on
-# How often the keeper looks at its connection when nothing else made it look.
-KEEP_SECONDS = 1.0
+# Whether a lost lease connection is replaced as soon as the client notices (once; after that, at the next
+# game write), rather than only at the next write. Tests switch it off to stage a takeover.
+RELOCK_AT_ONCE = True
+# After a lost connection, how often and how long to wait for the server to drop the old session's locks.
+RELOCK_ATTEMPTS = 20
+RELOCK_PAUSE_SECONDS = 0.05
 
 Connect = Callable[[], Coroutine[Any, Any, asyncpg.Connection]]
+
+
+class _StillOurs(Exception):
+    """A shard's lock is held by the row's owner, which is us: by our lost session, not yet ended."""
 
 
 def _key2(count: int, shard: int) -> int:
@@ -62,7 +70,6 @@ class LeaseKeeper:
     async def claim(self) -> None:
         """Take every shard or none (ShardsTaken naming a live holder), and keep them from now on."""
         self._conn = await self._connected(first=True)
-        self._task = asyncio.get_running_loop().create_task(self._keep(), name="puluc-shard-leases")
 
     async def ensure(self) -> None:
         """Make sure the locks are held, reconnecting after a lost connection (StorageUnavailable while the
@@ -70,8 +77,20 @@ class LeaseKeeper:
         if self.held:
             return
         async with self._lock:
-            if not self.held:
-                self._conn = await self._connected(first=False)
+            for attempt in range(1, RELOCK_ATTEMPTS + 1):
+                if self.held:
+                    return
+                try:
+                    self._conn = await self._connected(first=False)
+                except _StillOurs:
+                    # The server has not ended our old session yet, so its locks still stand: wait for it.
+                    if attempt == RELOCK_ATTEMPTS:
+                        raise StorageUnavailable(
+                            f"{self.shards}: the locks of the lost connection to PostgreSQL are not released yet",
+                            reason="busy",
+                        ) from None
+                    await asyncio.sleep(RELOCK_PAUSE_SECONDS)
+                    continue
                 log.warning("the shard leases' connection to PostgreSQL was lost; reconnected (%s)", self.shards)
 
     async def close(self) -> None:
@@ -83,14 +102,18 @@ class LeaseKeeper:
         if conn is not None and not conn.is_closed():
             await conn.close()  # the locks go with the session; the rows stay, naming a holder that is gone
 
-    async def _keep(self) -> None:
-        """Take the locks back soon after the connection is lost, even while no game is written."""
-        while True:
-            await asyncio.sleep(KEEP_SECONDS)
-            try:
-                await self.ensure()
-            except Exception as exc:  # the server is down: writes fail meanwhile; try again next time
-                log.warning("the shard leases' connection to PostgreSQL is lost; retrying (%s)", exc)
+    def _lost(self, conn: asyncpg.Connection) -> None:
+        """The lease connection closed: take the locks back at once, even while no game is written (one try;
+        if the server is down, the next game write tries again)."""
+        if conn is not self._conn or not RELOCK_AT_ONCE or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.get_running_loop().create_task(self._relock(), name="puluc-shard-leases")
+
+    async def _relock(self) -> None:
+        try:
+            await self.ensure()
+        except Exception as exc:  # the server is down: writes fail meanwhile, and the next one tries again
+            log.warning("the shard leases' connection to PostgreSQL is lost (%s); the next game write reconnects", exc)
 
     async def _connected(self, *, first: bool) -> asyncpg.Connection:
         conn = await self._connect()
@@ -99,6 +122,7 @@ class LeaseKeeper:
         except BaseException:
             await conn.close()
             raise
+        conn.add_termination_listener(self._lost)
         return conn
 
     async def _take(self, conn: asyncpg.Connection, *, first: bool) -> None:
@@ -134,6 +158,8 @@ class LeaseKeeper:
                     refusals.append(
                         f"shard {shard} of {count} is held by the live process {holder or '(claiming it now)'}"
                     )
+                elif holder == self.owner:
+                    raise _StillOurs  # our old session's lock, until the server notices that session is gone
                 else:
                     self.lost.add(shard)
             if first and refusals:

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
+from bot.storage.errors import ShardsTaken
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
 from bot.storage.postgres.leases import LeaseKeeper
@@ -169,6 +170,10 @@ class PostgresStore(SqlStore):
         keeper = LeaseKeeper(self._connect_lease, new_owner(), shards, self._clock)
         try:
             await keeper.claim()
+        except ShardsTaken:
+            # A refused store holds nothing and writes nothing, even if its process went on by mistake.
+            self._owner, self._shards = keeper.owner, shards
+            raise
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
         self._keeper = keeper

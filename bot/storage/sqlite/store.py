@@ -101,10 +101,19 @@ async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool)
     return SqliteStore(path, writer, reader, clock, read_only=read_only)
 
 
-def _lock_file(path: Path) -> int:
-    """An open descriptor of `path` holding an exclusive flock (per open file, so a second store in the same
-    process is refused as well); ShardsTaken when another holds it. The kernel drops the lock when the
-    process dies, SIGKILL included."""
+# Lock files this process holds: path -> (descriptor, stores using it). A store opened again in the same
+# process (a bot restarted in place, as the tests do) shares the lock; the latest claim holds the leases.
+_HELD: dict[str, tuple[int, int]] = {}
+
+
+def _lock_file(path: Path) -> str:
+    """Hold an exclusive flock on `path` for this process (released by `_unlock_file` or the process's end,
+    SIGKILL included); ShardsTaken when another process holds it. Returns the key to release it with."""
+    key = os.path.realpath(path)
+    if key in _HELD:
+        fd, users = _HELD[key]
+        _HELD[key] = (fd, users + 1)
+        return key
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
@@ -117,7 +126,17 @@ def _lock_file(path: Path) -> int:
             f"another bot process is using the SQLite database {path.with_suffix('')} (it holds {path}); a SQLite "
             "file serves one process: stop the other one, or move to PostgreSQL to run several (README, Scaling)"
         ) from None
-    return fd
+    _HELD[key] = (fd, 1)
+    return key
+
+
+def _unlock_file(key: str) -> None:
+    fd, users = _HELD[key]
+    if users > 1:
+        _HELD[key] = (fd, users - 1)
+        return
+    del _HELD[key]
+    os.close(fd)  # closing the descriptor releases the lock
 
 
 class SqliteStore(SqlStore):
@@ -140,7 +159,7 @@ class SqliteStore(SqlStore):
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
         self._closed = False
-        self._process_lock: int | None = None  # the file descriptor holding lock_path, once claimed
+        self._process_lock: str | None = None  # the key of lock_path in _HELD, once claimed
 
     @property
     def lock_path(self) -> Path:
@@ -151,10 +170,15 @@ class SqliteStore(SqlStore):
         """Make this process the database's one bot process (a lock on `lock_path`, held until `close` or the
         process's end, however it ends) and the holder of `shards`. ShardsTaken when another process holds it.
 
-        SQLite serves one bot process: a second one on the same file is refused whatever its shards."""
-        if self._process_lock is None:
-            self._process_lock = _lock_file(self.lock_path)
+        SQLite serves one bot process: a second one on the same file is refused whatever its shards. A second
+        store in the same process takes the leases over (a bot restarted in place)."""
         owner = new_owner()
+        if self._process_lock is None:
+            try:
+                self._process_lock = _lock_file(self.lock_path)
+            except ShardsTaken:
+                self._owner, self._shards = owner, shards  # refused: it holds nothing and writes nothing
+                raise
         async with self._write() as tx:
             await tx.execute("DELETE FROM shard_leases")  # the leases of processes that ran before this one
             await self._put_leases(tx, shards, owner)
@@ -181,7 +205,7 @@ class SqliteStore(SqlStore):
                     await self._reader.close()
                     await self._writer.close()
                 if self._process_lock is not None:
-                    os.close(self._process_lock)  # closing the descriptor releases the lock
+                    _unlock_file(self._process_lock)
                     self._process_lock = None
 
     @asynccontextmanager

@@ -6,9 +6,12 @@ Servers: SHARD_0 is on shard 0 of 2, SHARD_1 on shard 1 (Discord's `(guild_id >>
 from __future__ import annotations
 
 import asyncio
+import sys
+from pathlib import Path
 
 import pytest
 
+from bot.storage import open_storage
 from bot.storage.errors import HostLimitReached, ShardNotHeld, ShardsTaken
 from bot.storage.postgres import leases as postgres_leases
 from bot.storage.postgres.store import PostgresStore
@@ -17,6 +20,8 @@ from bot.storage.shards import Shards, shard_of
 from bot.storage.types import SeatSpec
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.games import AFTER_PPN, append, running_duel
+
+ROOT = Path(__file__).resolve().parents[3]
 
 SHARD_0 = 1000 << 22
 SHARD_1 = 1001 << 22
@@ -70,14 +75,51 @@ async def test_the_host_limit_counts_every_open_game_of_the_host(storage: Storag
     assert len(await storage.open_games()) == 2
 
 
-async def test_a_second_process_on_a_held_shard_is_refused_and_writes_nothing(durable: Backend) -> None:
-    first, second = await durable.open(), await durable.open()
+async def test_postgres_a_second_process_on_a_held_shard_is_refused_and_writes_nothing(
+    postgres_backend: Backend,
+) -> None:
+    first, second = await postgres_backend.open(), await postgres_backend.open()
     await first.claim_shards(FIRST_OF_TWO)
     game_id = await running_duel(first, guild_id=SHARD_0)
-    with pytest.raises(ShardsTaken, match=r"shard|SQLite"):
+    with pytest.raises(ShardsTaken, match="shard 0 of 2 is held by the live process"):
         await second.claim_shards(Shards(2, (0, 1)))
+    with pytest.raises(ShardNotHeld):  # refused, it holds nothing: the store of a process that should exit
+        await append(second, game_id, 1, "move", {"move": "1:H"}, snapshot_ppn=AFTER_PPN)
     await append(first, game_id, 1, "move", {"move": "1:H"}, snapshot_ppn=AFTER_PPN)
     assert (await second.game_log(game_id)).game.last_seq == 1
+
+
+async def test_sqlite_refuses_a_second_process_on_the_same_file(tmp_path: Path) -> None:
+    store = await open_storage(f"sqlite:///{tmp_path / 'puluc.db'}")
+    try:
+        await store.claim_shards(Shards.whole())
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CLAIM_IN_A_CHILD, str(tmp_path / "puluc.db"), cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await child.communicate()
+        assert child.returncode == 0, err.decode()
+        assert out.decode().startswith("ShardsTaken: another bot process is using the SQLite database")
+    finally:
+        await store.close()
+
+
+CLAIM_IN_A_CHILD = """
+import asyncio, sys
+from bot.storage import ShardsTaken, Shards, open_storage
+
+async def main() -> None:
+    store = await open_storage("sqlite:///" + sys.argv[1])
+    try:
+        await store.claim_shards(Shards.whole())
+        print("claimed")
+    except ShardsTaken as exc:
+        print(f"ShardsTaken: {exc}")
+    finally:
+        await store.close()
+
+asyncio.run(main())
+"""
 
 
 async def test_postgres_runs_two_processes_on_two_shards_each_writing_only_its_own(postgres_backend: Backend) -> None:
@@ -115,7 +157,7 @@ async def test_a_closed_holder_frees_its_shards_for_the_next_process(durable: Ba
 async def test_postgres_a_shard_taken_over_while_the_holder_was_cut_off_refuses_the_old_holder(
     postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(postgres_leases, "KEEP_SECONDS", 3600.0)  # the keeper must not win the race here
+    monkeypatch.setattr(postgres_leases, "RELOCK_AT_ONCE", False)  # the old holder must not win the race here
     first, second = await postgres_backend.open(), await postgres_backend.open()
     await first.claim_shards(FIRST_OF_TWO)
     game_id = await running_duel(first, guild_id=SHARD_0)
@@ -130,7 +172,7 @@ async def test_postgres_a_shard_taken_over_while_the_holder_was_cut_off_refuses_
 async def test_postgres_a_holder_cut_off_takes_its_shards_back_before_it_writes(
     postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(postgres_leases, "KEEP_SECONDS", 3600.0)
+    monkeypatch.setattr(postgres_leases, "RELOCK_AT_ONCE", False)  # the write itself must take them back
     first, second = await postgres_backend.open(), await postgres_backend.open()
     await first.claim_shards(FIRST_OF_TWO)
     game_id = await running_duel(first, guild_id=SHARD_0)
