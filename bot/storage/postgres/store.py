@@ -74,7 +74,8 @@ class PostgresTransaction:
 
     async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
         try:
-            return await self._conn.fetch(numbered(sql), *args)
+            rows: Sequence[Row] = await self._conn.fetch(numbered(sql), *args)
+            return rows
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
 

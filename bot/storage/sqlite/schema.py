@@ -278,7 +278,7 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
 
     The connection must be in autocommit mode (isolation_level=None) so the transactions here are ours.
     """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     versions.check_version(version, LATEST_VERSION)
     while version < target:
         conn.execute("BEGIN IMMEDIATE")
