@@ -88,7 +88,7 @@ def describe_shards(settings: Settings) -> str:
     if shards is None:
         return "shards: one process for every server (SHARD_COUNT and SHARD_IDS empty)"
     if shards.is_whole:
-        return f"shards: this process runs all {shards.count} (SHARD_COUNT={shards.count}, SHARD_IDS empty)"
+        return f"shards: this process runs all {shards.count} shards of SHARD_COUNT={shards.count}"
     return f"shards: this process runs {shards}; others on the same database run the rest"
 
 
