@@ -17,6 +17,7 @@ import signal
 import sys
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -27,7 +28,7 @@ from bot.compute import ComputePool, default_workers
 from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
 from bot.sessions.manager import system_seed
-from bot.storage import SchemaTooNew, Storage, StorageUnavailable, open_storage
+from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
 from bot.ui.boards import warm_up
 from bot.ui.i18n import PulucTranslator
 from bot.ui.replies import report_error
@@ -40,7 +41,9 @@ __all__ = [
     "SHUTTING_DOWN_MESSAGE",
     "PulucBot",
     "PulucTree",
+    "ShardedPulucBot",
     "StartupError",
+    "bot_for",
     "install_signal_handlers",
     "invite_url",
     "run_bot",
@@ -110,7 +113,13 @@ class PulucBot(commands.Bot):
         # Slash commands and components need no privileged intent; `guilds` keeps channel and thread caches.
         intents = discord.Intents.none()
         intents.guilds = True
+        shards = settings.shards
+        # With SHARD_COUNT (ShardedPulucBot): only this process's shards connect, so Discord sends it only
+        # their servers' events and interactions.
+        sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
+                                                               "shard_ids": list(shards.ids)}
         super().__init__(
+            **sharding,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -164,6 +173,13 @@ class PulucBot(commands.Bot):
             # A signal arrived while the database was opening: close() has already run without it.
             await storage.close()
             return
+        # This process becomes the one writer of its shards' games (all of them without SHARD_COUNT), or stops.
+        shards = self.settings.shards or Shards.whole()
+        try:
+            await storage.claim_shards(shards)
+        except (ShardsTaken, StorageUnavailable) as exc:
+            await storage.close()
+            raise StartupError(f"cannot run {shards} on the database at {where}: {exc}.") from exc
         self._storage = storage
         if self.settings.font_path is not None:
             renderer.use_font(str(self.settings.font_path))
@@ -271,6 +287,17 @@ class PulucBot(commands.Bot):
             log.info("database closed")
 
 
+class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
+    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
+
+
+def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed) -> PulucBot:
+    """The bot class the settings ask for: sharded with SHARD_COUNT, else the plain one."""
+    if settings.shards is None:
+        return PulucBot(settings, seeds=seeds)
+    return ShardedPulucBot(settings, seeds=seeds)
+
+
 # Imported once by the fork server, so every worker process starts with them loaded.
 WORKER_PRELOAD = ("puluc.ai", "renderer", "bot.ui.boards")
 
@@ -291,7 +318,7 @@ async def start_compute(settings: Settings) -> ComputePool:
 
 async def run_bot(settings: Settings) -> int:
     """Run the bot until it stops; return the exit code: 0 after a clean shutdown, 1 on a fatal error."""
-    bot = PulucBot(settings)
+    bot = bot_for(settings)
     loop = asyncio.get_running_loop()
     handled = install_signal_handlers(loop, bot)
     try:

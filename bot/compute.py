@@ -36,6 +36,7 @@ import signal
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
 from typing import ParamSpec, TypeVar
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ class ComputePool:
         self._warm_up = warm_up
         self._context = multiprocessing.get_context(self.method)
         if preload and self.method == "forkserver":
-            self._context.set_forkserver_preload(list(preload))  # type: ignore[attr-defined]
+            forkserver.set_forkserver_preload(list(preload))  # the one fork server of this process
         self.limit = workers * queue_per_worker if workers else THREAD_JOBS
         self._slots = asyncio.Semaphore(self.limit)
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None

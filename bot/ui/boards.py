@@ -27,7 +27,7 @@ def warm_up(font_path: str | None = None) -> None:
     the common variants and the renderer's cached parts, so that no player's board pays for them."""
     import renderer
     from bot.ui.i18n import SUPPORTED
-    from puluc.ai import model_for
+    from puluc.ai.evaluate import model_for
 
     if font_path is not None:
         renderer.use_font(font_path)
