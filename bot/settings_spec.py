@@ -141,8 +141,8 @@ LOG_LEVEL = ChoiceSetting(
 )
 # From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
 TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
-# The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the point where hard
-# plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
+# The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
+# point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
 # Spent on every board image drawn, so it stays small.
 ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 10, 0, 250, "milliseconds")

@@ -44,7 +44,7 @@ from bot.ui.ladder_embeds import (
     profile_embed,
 )
 from bot.ui.replays import replay_of
-from bot.ui.replies import Refusal, acknowledge, report_error, send_ephemeral
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, report_error
 from bot.ui.season_embeds import season_embed
 from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view, season_view
 
@@ -85,17 +85,18 @@ class Ladders(PulucCog):
         scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
         if season is not None and scope_id == GLOBAL_SCOPE:
             raise Refusal("error.season.global")
-        await acknowledge(interaction)
+        grace = AckGrace(interaction)
         if season is not None:
-            current = await self.store.current_season(scope_id)
+            current = await grace.run(self.store.current_season(scope_id))
             if season > current:
                 raise Refusal("error.season.unknown", season=season, current=current)
             if season < current:  # a closed season: its archived leaderboard
-                embed, view = await self._season_page(interaction, season, ladder, 0, interaction.user.id)
-                await interaction.followup.send(embed=embed, view=_or_missing(view))
+                embed, view = await grace.run(
+                    self._season_page(interaction, season, ladder, 0, interaction.user.id))
+                await answer(interaction, embed=embed, view=_or_missing(view))
                 return
-        embed, view = await self._page(interaction, scope_id, ladder, 0, interaction.user.id)
-        await interaction.followup.send(embed=embed, view=_or_missing(view))
+        embed, view = await grace.run(self._page(interaction, scope_id, ladder, 0, interaction.user.id))
+        await answer(interaction, embed=embed, view=_or_missing(view))
 
     async def _season_page(
         self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
@@ -135,13 +136,14 @@ class Ladders(PulucCog):
         showing their own place rather than the owner's."""
         try:
             if interaction.user.id == owner:
-                await interaction.response.defer()
-                embed, view = await page_for(owner)
-                await interaction.edit_original_response(embed=embed, view=view)
+                embed, view = await AckGrace(interaction, update=True).run(page_for(owner))
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(embed=embed, view=view)
+                else:
+                    await interaction.response.edit_message(embed=embed, view=view)
             else:
-                await acknowledge(interaction, ephemeral=True)
-                embed, view = await page_for(interaction.user.id)
-                await interaction.followup.send(embed=embed, view=_or_missing(view), ephemeral=True)
+                embed, view = await AckGrace(interaction, ephemeral=True).run(page_for(interaction.user.id))
+                await answer(interaction, embed=embed, view=_or_missing(view), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
 
@@ -153,17 +155,18 @@ class Ladders(PulucCog):
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        await acknowledge(interaction)
-        found = await self.store.profile(target.id, interaction.guild_id)
+        grace = AckGrace(interaction)
+        found = await grace.run(self.store.profile(target.id, interaction.guild_id))
         if found is None:
-            await send_ephemeral(interaction, t("profile.unknown", lang, player=target.mention))
+            await answer(interaction, content=t("profile.unknown", lang, player=target.mention), ephemeral=True)
             return
         ladder = chart_ladder(found)
         can_attach = interaction.app_permissions.attach_files
-        points = await self.store.rating_history(target.id, ladder) if ladder and can_attach else ()
+        points = await grace.run(self.store.rating_history(target.id, ladder)) if ladder and can_attach else ()
         if not points:
-            await interaction.followup.send(embed=profile_embed(found, lang, chart=None))
+            await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
+        await grace.now()  # the chart is drawn next
         png = await compute_of(self.bot).run(render_rating_chart, chart_series(points), CHART_THEME, lang)
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
@@ -176,9 +179,8 @@ class Ladders(PulucCog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        await acknowledge(interaction)
-        games = await self.store.game_history(target.id, HISTORY_LENGTH)
-        await interaction.followup.send(embed=history_embed(target.display_name, games, lang))
+        games = await AckGrace(interaction).run(self.store.game_history(target.id, HISTORY_LENGTH))
+        await answer(interaction, embed=history_embed(target.display_name, games, lang))
 
     # -- replay -----------------------------------------------------------------------------------------
 
@@ -189,12 +191,13 @@ class Ladders(PulucCog):
         self, interaction: discord.Interaction[Any], game_id: app_commands.Range[int, 1, 2**53]
     ) -> None:
         lang = language_for(interaction.locale)
-        await acknowledge(interaction)
-        refusal = await self._replay_refusal(interaction, game_id)
+        grace = AckGrace(interaction)
+        refusal = await grace.run(self._replay_refusal(interaction, game_id))
         if refusal is not None:
             text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
-            await send_ephemeral(interaction, text)
+            await answer(interaction, content=text, ephemeral=True)
             return
+        await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit,
                                  compute_of(self.bot))
         await interaction.followup.send(replay.text, files=replay.files)
@@ -238,14 +241,14 @@ class Ladders(PulucCog):
         """The confirmation's buttons (already checked to be pressed by `user_id`)."""
         lang = language_for(interaction.locale)
         try:
-            await interaction.response.defer()
+            grace = AckGrace(interaction, update=True)
             if not confirmed:
                 text = t("privacy.forget.kept", lang)
             elif discord.utils.utcnow().timestamp() - issued > FORGET_PROMPT_SECONDS:
                 text = t("privacy.forget.expired", lang)
             else:
                 try:
-                    report = await self.store.forget_me(user_id)
+                    report = await grace.run(self.store.forget_me(user_id))
                 except PlayerInOpenGame:
                     text = t("privacy.forget.open_game", lang)
                 else:
@@ -253,7 +256,10 @@ class Ladders(PulucCog):
                     log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                              report.ratings_deleted)
                     text = t("privacy.forget.done", lang, count=report.seats_anonymised)
-            await interaction.edit_original_response(content=text, view=None)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=text, view=None)
+            else:
+                await interaction.response.edit_message(content=text, view=None)
         except Exception as exc:
             await report_error(interaction, exc)
 

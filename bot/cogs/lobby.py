@@ -24,7 +24,7 @@ from bot.sessions.state import ADDED_RULES
 from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.ui.replies import Refusal, acknowledge, check_bot_permissions, report_error
+from bot.ui.replies import AckGrace, Refusal, acknowledge, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
 
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
@@ -117,15 +117,16 @@ class Lobby(PulucCog):
             manager.check_can_host(host.user_id, Place(place.guild_id, 0, True))
             if not isinstance(channel, discord.TextChannel):
                 raise Refusal("error.thread_here")
-        await acknowledge(interaction, ephemeral=thread)
-        chosen = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
+        grace = AckGrace(interaction, ephemeral=thread)
+        chosen = await grace.run(self._options(interaction, variant, team_size, setup, ranked, turn_timer))
         options = replace(chosen, fire=fire, scorpion=scorpion, eagle_returns=eagle_returns)
         options.rules()  # refuse impossible rules before anything is created
         if not thread:
-            result = await manager.open_lobby(host, place, options)
+            result = await grace.run(manager.open_lobby(host, place, options))
             await self.games.presenter.post(result, interaction)
             return
         assert isinstance(channel, discord.TextChannel)
+        await grace.now()
         lang = language_for(interaction.locale)
         new_thread = await channel.create_thread(
             name=t("lobby.thread_name", lang, name=host.name)[:100], type=discord.ChannelType.public_thread
@@ -148,9 +149,10 @@ class Lobby(PulucCog):
         place = self._admit_creation(interaction)
         if opponent.bot:
             raise Refusal("error.challenge_bot")
-        await acknowledge(interaction)
-        options = await self._options(interaction, variant, 1, None, ranked, None)
-        result = await self.games.manager.challenge(player_of(interaction.user), player_of(opponent), place, options)
+        grace = AckGrace(interaction)
+        options = await grace.run(self._options(interaction, variant, 1, None, ranked, None))
+        result = await grace.run(
+            self.games.manager.challenge(player_of(interaction.user), player_of(opponent), place, options))
         await self.games.presenter.post(result, interaction)
 
     @app_commands.command(name=command_name("ai"), description=command_description("ai"))
@@ -161,8 +163,9 @@ class Lobby(PulucCog):
         self, interaction: discord.Interaction[Any], difficulty: str = "medium", variant: str | None = None
     ) -> None:
         place = self._admit_creation(interaction)
-        await acknowledge(interaction)
-        options = await self._options(interaction, variant, 1, None, False, None)
+        grace = AckGrace(interaction)
+        options = await grace.run(self._options(interaction, variant, 1, None, False, None))
+        await grace.now()  # the first board is drawn next
         result = await self.games.manager.play_ai(player_of(interaction.user), place, options, difficulty)
         await self.games.presenter.post(result, interaction)
 
@@ -248,10 +251,10 @@ class Lobby(PulucCog):
     async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         games = self.games
         place = self._admit_creation(interaction)
-        await acknowledge(interaction)
-        finished = await games.manager.finished_state(component.game_id)
+        finished = await AckGrace(interaction).run(games.manager.finished_state(component.game_id))
         if finished.place.channel_id != place.channel_id:
             raise Refusal("error.stale_button")
+        await acknowledge(interaction)  # the new game may start at once and be drawn
         result = await games.manager.rematch(finished, player_of(interaction.user))
         await games.presenter.post(result, interaction)
 

@@ -23,7 +23,7 @@ from bot.sessions.tournaments.manager import TournamentManager
 from bot.storage import ratings
 from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.ui.replies import Refusal, acknowledge, check_bot_permissions, report_error
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions, report_error
 from bot.ui.tournament_texts import standings_embed
 from bot.ui.views.tournaments import DYNAMIC_ITEMS
 
@@ -136,13 +136,13 @@ class Tournaments(PulucCog):
     @_which("standings")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         guild_id, _ = self._where(interaction)
-        await acknowledge(interaction)
+        grace = AckGrace(interaction)
         if tournament is None:
             found = self._pick(interaction, None)
         else:
-            found = await self.manager.find(tournament, guild_id)
-        lang = await self.games.presenter.guild_language(guild_id)
-        await interaction.followup.send(embed=standings_embed(found, lang))
+            found = await grace.run(self.manager.find(tournament, guild_id))
+        lang = await grace.run(self.games.presenter.guild_language(guild_id))
+        await answer(interaction, embed=standings_embed(found, lang))
 
     @join.autocomplete("tournament")
     @leave.autocomplete("tournament")
