@@ -217,10 +217,11 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
     async def close(self) -> None: ...
 
     async def claim_shards(self, shards: Shards) -> None:
-        """Make this process the one writer of the games of servers on `shards` (bot.storage.shards), until
-        `close` or the process's end: ShardsTaken when another live process holds one of them. From then on a
-        write to a game of a server on another shard, or on one taken over, raises ShardNotHeld and writes
-        nothing (checked in the write's own transaction). A store that never claimed writes any game."""
+        """Make this process the one writer of the games and tournaments of servers on `shards`
+        (bot.storage.shards), until `close` or the process's end: ShardsTaken when another live process holds
+        one of them. From then on a write to a game or tournament of a server on another shard, or on one taken
+        over, raises ShardNotHeld and writes nothing (checked in the write's own transaction). A store that
+        never claimed writes any game."""
         ...
 
     # -- health
