@@ -257,7 +257,14 @@ _V4 = (
     "CREATE INDEX season_standings_by_user ON season_standings (user_id) WHERE user_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+# Version 5: a server's default added rules (SQLite's version 6); NULL = not added.
+_V5 = (
+    "ALTER TABLE guilds ADD COLUMN fire boolean",
+    "ALTER TABLE guilds ADD COLUMN scorpion boolean",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns boolean",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 # pg_advisory_lock(key1, key2): key1 says "Puluc schema migration", key2 is the schema's name hashed, so

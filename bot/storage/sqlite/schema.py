@@ -255,7 +255,14 @@ _V5 = (
     "CREATE INDEX season_standings_by_user ON season_standings (user_id) WHERE user_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: a server's default added rules (issue 19); NULL = not added, as before the columns existed.
+_V6 = (
+    "ALTER TABLE guilds ADD COLUMN fire INTEGER CHECK (fire IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN scorpion INTEGER CHECK (scorpion IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns INTEGER CHECK (eagle_returns IN (0, 1))",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 
