@@ -104,7 +104,7 @@ class LadderQueries(GameQueries):
             # The server's row first, shared: raters of one server pass each other, but a season start (which
             # locks it exclusively, first too) and this rating happen one after the other, never interleaved.
             await self._ensure_guild(tx, guild_id)
-            await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._dialect.share_rows, guild_id)
+            await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._dialect.lock_shared, guild_id)
         users = sorted({s.user_id for s in seats if s.user_id is not None})
         if users:
             marks = _marks(users)

@@ -57,7 +57,7 @@ class Dialect:
     trunc: str  # toward zero, like Python's int(): UTC day numbers
     floor: str  # toward minus infinity, like math.floor: rating buckets (ratings may be negative)
     lock_rows: str  # appended to a SELECT whose rows must stay locked until the transaction ends
-    share_rows: str  # the same, but holders of this lock let each other through (they exclude `lock_rows`)
+    lock_shared: str = ""  # appended to a SELECT whose rows must not change until the transaction ends
 
 
 SQLITE = Dialect(
@@ -66,7 +66,6 @@ SQLITE = Dialect(
     # SQLite's floor() exists only in builds with the math functions, so floor is spelled with CAST.
     floor="(CASE WHEN CAST(({0}) AS INTEGER) > ({0}) THEN CAST(({0}) AS INTEGER) - 1 ELSE CAST(({0}) AS INTEGER) END)",
     lock_rows="",  # a SQLite write transaction (BEGIN IMMEDIATE) already excludes every other writer
-    share_rows="",
 )
 
 POSTGRES = Dialect(
@@ -76,5 +75,8 @@ POSTGRES = Dialect(
     # NO KEY UPDATE, not UPDATE: it still lets other transactions insert rows that reference the locked
     # ones (seats, ratings), so only writers of the same rows wait for each other.
     lock_rows=" FOR NO KEY UPDATE",
-    share_rows=" FOR SHARE",
+    # A game write reads its shard's lease row FOR SHARE: many writers at once, but a process taking the
+    # shard over (an UPDATE of that row) waits for them, and every write after it sees the new owner. A rating
+    # holds its server's guilds row so too, against a season start (FOR NO KEY UPDATE) of that server.
+    lock_shared=" FOR SHARE",
 )

@@ -69,7 +69,7 @@ async def test_every_earlier_version_migrates_to_the_schema_of_a_new_database(
                 log = await storage.game_log(5)
                 assert (log.game.variant, log.game.ranked, log.events[0].payload) == ("bell", True, {"move": "2:H"})
                 assert await storage.standing(1, "duel", 0) is None  # the ladder tables exist and are empty
-                # A server's settings survive; the default added rules (SQLite 6, PostgreSQL 5) start unset.
+                # A server's settings survive; the default added rules (SQLite 7, PostgreSQL 6) start unset.
                 assert await storage.guild_settings(1) == GuildSettings(1, "eagle", 90, "uk", None, None, None)
                 await storage.update_guild_settings(1, eagle_returns=True)
                 assert (await storage.guild_settings(1)).eagle_returns is True
