@@ -248,7 +248,12 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
-    ) -> GuildSettings: ...
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """Change the given settings (None resets one to the bot's default) and return them all."""
+        ...
 
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None: ...
 
