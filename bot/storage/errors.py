@@ -106,8 +106,8 @@ class ShardsTaken(StorageError):
 
 
 class ShardNotHeld(StorageError):
-    """A write to a game of a server on a shard this process does not hold (any more): another process owns
-    the game, and nothing was written."""
+    """A write to a game or tournament of a server on a shard this process does not hold (any more): another
+    process owns it, and nothing was written."""
 
 
 class HostLimitReached(StorageError):

@@ -217,10 +217,11 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
     async def close(self) -> None: ...
 
     async def claim_shards(self, shards: Shards) -> None:
-        """Make this process the one writer of the games of servers on `shards` (bot.storage.shards), until
-        `close` or the process's end: ShardsTaken when another live process holds one of them. From then on a
-        write to a game of a server on another shard, or on one taken over, raises ShardNotHeld and writes
-        nothing (checked in the write's own transaction). A store that never claimed writes any game."""
+        """Make this process the one writer of the games and tournaments of servers on `shards`
+        (bot.storage.shards), until `close` or the process's end: ShardsTaken when another live process holds
+        one of them. From then on a write to a game or tournament of a server on another shard, or on one taken
+        over, raises ShardNotHeld and writes nothing (checked in the write's own transaction). A store that
+        never claimed writes any game."""
         ...
 
     # -- health
@@ -247,7 +248,12 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
-    ) -> GuildSettings: ...
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """Change the given settings (None resets one to the bot's default) and return them all."""
+        ...
 
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None: ...
 

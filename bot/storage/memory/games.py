@@ -114,10 +114,14 @@ class MemoryGames:
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         self._maybe_fail()
         new = (await self.guild_settings(guild_id)).updated(
-            default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
+            default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
+            scorpion=scorpion, eagle_returns=eagle_returns,
         )
         self._guilds[guild_id] = new
         return new

@@ -9,9 +9,11 @@ lock, so two processes claiming at once see each other. Every process of a deplo
 SHARD_COUNT: a claim is refused while a live process holds a lease of another count.
 
 When the lease connection is lost (PostgreSQL restarted, the network dropped it) its locks are gone: the
-keeper reconnects and takes them again with the same owner token. Until it has, game writes wait for it (or
-fail as `StorageUnavailable`); a shard another process took meanwhile stays lost, and the row check refuses
-every write to its games (`ShardNotHeld`). Must never be imported from outside `bot/storage/postgres/`.
+keeper reconnects and takes them again with the same owner token, at once and then in the background with a
+growing pause until it has (so that the shards are not left free to a second process started by mistake while
+no game is written). Until it has, game writes try it themselves (or fail as `StorageUnavailable`); a shard
+another process took meanwhile stays lost, and the row check refuses every write to its games and tournaments
+(`ShardNotHeld`). Must never be imported from outside `bot/storage/postgres/`.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ log = logging.getLogger(__name__)
 # database do not meet), key2 the shard as count * 65536 + id (MAX_SHARD_COUNT keeps it in 32 bits).
 _KEY1 = "hashtext('puluc-shards ' || current_schema())"
 _CLAIMS_KEY2 = -1  # the transaction lock claims queue on
-# Whether a lost lease connection is replaced as soon as the client notices (once; after that, at the next
-# game write), rather than only at the next write. Tests switch it off to stage a takeover.
+# Whether a lost lease connection is replaced as soon as the client notices (retried in the background until
+# it is), rather than only at the next write. Tests switch it off to stage a takeover.
 RELOCK_AT_ONCE = True
+# The background retries while the server cannot be reached: the first pause, doubled each time up to the last.
+RELOCK_RETRY_FIRST_SECONDS = 0.1
+RELOCK_RETRY_MAX_SECONDS = 5.0
 # After a lost connection, how often and how long to wait for the server to drop the old session's locks.
 RELOCK_ATTEMPTS = 20
 RELOCK_PAUSE_SECONDS = 0.05
@@ -103,17 +108,25 @@ class LeaseKeeper:
             await conn.close()  # the locks go with the session; the rows stay, naming a holder that is gone
 
     def _lost(self, conn: asyncpg.Connection) -> None:
-        """The lease connection closed: take the locks back at once, even while no game is written (one try;
-        if the server is down, the next game write tries again)."""
+        """The lease connection closed: take the locks back at once, even while no game is written, and keep
+        trying in the background while the server cannot be reached (game writes try too meanwhile)."""
         if conn is not self._conn or not RELOCK_AT_ONCE or (self._task is not None and not self._task.done()):
             return
         self._task = asyncio.get_running_loop().create_task(self._relock(), name="puluc-shard-leases")
 
     async def _relock(self) -> None:
-        try:
-            await self.ensure()
-        except Exception as exc:  # the server is down: writes fail meanwhile, and the next one tries again
-            log.warning("the shard leases' connection to PostgreSQL is lost (%s); the next game write reconnects", exc)
+        pause = RELOCK_RETRY_FIRST_SECONDS
+        failures = 0
+        while not self.held:
+            try:
+                await self.ensure()
+            except Exception as exc:  # the server is down (or our old session not ended yet): try again later
+                failures += 1
+                if failures == 1:
+                    log.warning("the shard leases' connection to PostgreSQL is lost (%s); retrying in the background "
+                                "until it is back", exc)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RELOCK_RETRY_MAX_SECONDS)
 
     async def _connected(self, *, first: bool) -> asyncpg.Connection:
         conn = await self._connect()

@@ -272,7 +272,14 @@ _V5 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: a server's default added rules (SQLite's version 7); NULL = not added.
+_V6 = (
+    "ALTER TABLE guilds ADD COLUMN fire boolean",
+    "ALTER TABLE guilds ADD COLUMN scorpion boolean",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns boolean",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 # pg_advisory_lock(key1, key2): key1 says "Puluc schema migration", key2 is the schema's name hashed, so

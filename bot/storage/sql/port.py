@@ -76,6 +76,7 @@ POSTGRES = Dialect(
     # ones (seats, ratings), so only writers of the same rows wait for each other.
     lock_rows=" FOR NO KEY UPDATE",
     # A game write reads its shard's lease row FOR SHARE: many writers at once, but a process taking the
-    # shard over (an UPDATE of that row) waits for them, and every write after it sees the new owner.
+    # shard over (an UPDATE of that row) waits for them, and every write after it sees the new owner. A rating
+    # holds its server's guilds row so too, against a season start (FOR NO KEY UPDATE) of that server.
     lock_shared=" FOR SHARE",
 )

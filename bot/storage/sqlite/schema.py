@@ -269,7 +269,14 @@ _V6 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Version 7: a server's default added rules (issue 19); NULL = not added, as before the columns existed.
+_V7 = (
+    "ALTER TABLE guilds ADD COLUMN fire INTEGER CHECK (fire IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN scorpion INTEGER CHECK (scorpion IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns INTEGER CHECK (eagle_returns IN (0, 1))",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 

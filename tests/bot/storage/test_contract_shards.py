@@ -1,5 +1,6 @@
-"""Shard leases, for every backend: a store that claimed its shards writes only the games of servers on them,
-a second live process can never hold the same shard, and a shard whose holder is gone is taken over at once.
+"""Shard leases, for every backend: a store that claimed its shards writes only the games and tournaments of
+servers on them, a second live process can never hold the same shard, and a shard whose holder is gone is
+taken over at once.
 
 Servers: SHARD_0 is on shard 0 of 2, SHARD_1 on shard 1 (Discord's `(guild_id >> 22) % shard_count`)."""
 
@@ -17,6 +18,7 @@ from bot.storage.postgres import leases as postgres_leases
 from bot.storage.postgres.store import PostgresStore
 from bot.storage.protocol import Storage
 from bot.storage.shards import Shards, shard_of
+from bot.storage.tournament_types import Match, TournamentSettings
 from bot.storage.types import SeatSpec
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.games import AFTER_PPN, append, running_duel
@@ -141,6 +143,72 @@ async def test_postgres_refuses_a_process_with_another_shard_count(postgres_back
     await first.claim_shards(FIRST_OF_TWO)
     with pytest.raises(ShardsTaken, match="SHARD_COUNT=2"):
         await second.claim_shards(Shards(3, (2,)))
+
+
+# -- tournaments belong to their server's shard too ---------------------------------------------------------
+
+CUP = TournamentSettings("Shard cup", "swiss", "bell", None, 600, 86_400, True)
+
+
+async def tournament_on(storage: Storage, guild_id: int, *, running: bool) -> int:
+    """A tournament in `guild_id` with two entrants; `running`: started, its round 1 (one match) drawn."""
+    tournament_id = await storage.create_tournament(guild_id=guild_id, channel_id=guild_id + 5, creator_id=1,
+                                                    settings=CUP)
+    for user in (1, 2):
+        await storage.join_tournament(tournament_id, user, f"p{user}")
+    if running:
+        await storage.start_tournament(tournament_id, entrants=[], rounds=1)
+        await storage.add_round(tournament_id, 1, [Match(1, 1, 1, 2)], 1e12)
+    return tournament_id
+
+
+async def test_a_claimed_store_writes_the_tournaments_of_its_shards(storage: Storage) -> None:
+    await storage.claim_shards(FIRST_OF_TWO)
+    tournament_id = await tournament_on(storage, SHARD_0, running=True)
+    assert await storage.decide_match(tournament_id, 1, 1, outcome="a", decided_by="game")
+    await storage.finish_tournament(tournament_id)
+    assert (await storage.tournament(tournament_id)).status == "finished"
+
+
+async def test_a_claimed_store_opens_no_tournament_on_another_shard(storage: Storage) -> None:
+    await storage.claim_shards(FIRST_OF_TWO)
+    with pytest.raises(ShardNotHeld):
+        await storage.create_tournament(guild_id=SHARD_1, channel_id=5, creator_id=1, settings=CUP)
+    assert await storage.open_tournaments() == ()
+
+
+async def test_a_claimed_store_writes_nothing_to_a_tournament_of_another_shard(storage: Storage) -> None:
+    # Written before the claim, as the process holding shard 1 would.
+    lobby = await tournament_on(storage, SHARD_1, running=False)
+    running = await tournament_on(storage, SHARD_1, running=True)
+    before = {t: await storage.tournament(t) for t in (lobby, running)}
+    await storage.claim_shards(FIRST_OF_TWO)
+    refused = [
+        storage.join_tournament(lobby, 3, "p3"),
+        storage.leave_tournament(lobby, 1),
+        storage.start_tournament(lobby, entrants=[], rounds=1),
+        storage.cancel_tournament(lobby),
+        storage.set_tournament_message(lobby, 77),
+        storage.set_match_game(running, 1, 1, game_id=1, thread_id=9),
+        storage.decide_match(running, 1, 1, outcome="a", decided_by="adjudication", chance_a=0.5),
+        storage.add_round(running, 2, [Match(2, 1, 1, 2)], 1e12),
+        storage.finish_tournament(running),
+    ]
+    for write in refused:
+        with pytest.raises(ShardNotHeld):
+            await write
+    assert {t: await storage.tournament(t) for t in (lobby, running)} == before
+
+
+async def test_postgres_a_process_decides_no_match_of_another_shards_tournament(postgres_backend: Backend) -> None:
+    first, second = await postgres_backend.open(), await postgres_backend.open()
+    await first.claim_shards(FIRST_OF_TWO)
+    await second.claim_shards(SECOND_OF_TWO)
+    mine = await tournament_on(first, SHARD_0, running=True)
+    with pytest.raises(ShardNotHeld):
+        await second.decide_match(mine, 1, 1, outcome="b", decided_by="adjudication", chance_a=0.1)
+    assert await first.decide_match(mine, 1, 1, outcome="a", decided_by="game")
+    assert (await second.tournament(mine)).matches[0].outcome == "a"
 
 
 async def test_a_closed_holder_frees_its_shards_for_the_next_process(durable: Backend) -> None:
