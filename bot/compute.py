@@ -32,7 +32,9 @@ import functools
 import logging
 import multiprocessing
 import os
+import select
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -71,10 +73,29 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _start_worker(warm_up: Callable[[], object] | None) -> None:
+def _exit_with(bot_pid: int) -> None:
+    """Ends this worker when the bot process is gone (killed with SIGKILL, say): an orphaned worker would
+    otherwise wait for jobs forever, and keep the fork server and the bot's output pipes open."""
+    try:
+        pidfd = os.pidfd_open(bot_pid)
+    except (AttributeError, OSError):  # not Linux 5.3+: ask every second
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+    select.select([pidfd], [], [])
+    os._exit(1)
+
+
+def _start_worker(warm_up: Callable[[], object] | None, bot_pid: int) -> None:
     """Runs first in every worker process."""
     # Ctrl-C reaches the whole process group: the bot shuts its workers down itself, in order.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(bot_pid,), name="puluc-bot-watch", daemon=True).start()
     if warm_up is not None:
         try:
             warm_up()
@@ -127,7 +148,8 @@ class ComputePool:
         """A new executor with every worker process started (each takes a no-op job: while none has finished
         one, every submit starts a process)."""
         executor = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=self._context, initializer=_start_worker, initargs=(self._warm_up,)
+            self.workers, mp_context=self._context, initializer=_start_worker,
+            initargs=(self._warm_up, os.getpid()),
         )
         self._starting = contextvars.Context().run(lambda: [executor.submit(_ready) for _ in range(self.workers)])
         return executor

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from functools import partial
@@ -141,3 +143,42 @@ def test_a_bad_workers_value_is_one_clear_line(value: str) -> None:
         load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": value})
     message = str(raised.value)
     assert "\n" not in message and "WORKERS must be a whole number of worker processes from 0 to 64" in message
+
+
+POOL_CHILD = """
+import asyncio, sys
+from bot.compute import ComputePool
+
+async def main() -> None:
+    pool = ComputePool(2)
+    await pool.start()
+    print(" ".join(map(str, pool.pids())), flush=True)
+    await asyncio.sleep(600)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "pool_child.py"
+    script.write_text(POOL_CHILD)
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).parents[2])
+    assert child.stdout is not None
+    workers = [int(pid) for pid in child.stdout.readline().split()]
+    assert len(workers) == 2
+    child.kill()
+    # EOF on its output: no orphaned worker (nor the fork server) holds it open (a minute is far too long).
+    child.communicate(timeout=60)
+    assert not [pid for pid in workers if running(pid)]
+
+
+def running(pid: int) -> bool:
+    """Whether the process runs (a zombie waiting to be reaped has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
