@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import discord
 import simcord
 from load_players import (
     Record,
@@ -89,6 +90,7 @@ READY, GO = "READY", "GO"
 # discord.py's names for the tasks that run interaction handlers (app commands, views, dynamic items, events).
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item", "discord.py: ")
 HANDLERS_GRACE_S = 30.0
+SETUP_TIMEOUT_S = 120.0
 
 
 def settings_for(database_url: str) -> Settings:
@@ -114,8 +116,10 @@ def think_range(text: str) -> tuple[float, float]:
 # -- one bot process under load ----------------------------------------------------------------------------
 
 
-async def set_up(env: simcord.Env, games: int, shard: tuple[int, int] | None, label: str) -> list[Table]:
-    """The servers, channels and players; no game yet (the load phase opens them)."""
+async def set_up(bot: discord.Client, env: simcord.Env, games: int, shard: tuple[int, int] | None,
+                 label: str) -> list[Table]:
+    """The servers, channels and players, once the bot has the channels in its cache; no game yet (the load
+    opens them)."""
     tables: list[Table] = []
     guild = None
     for index in range(games):
@@ -126,8 +130,19 @@ async def set_up(env: simcord.Env, games: int, shard: tuple[int, int] | None, la
         host = guild.add_member(env.create_user(f"host{label}-{index}"))
         guest = guild.add_member(env.create_user(f"guest{label}-{index}"))
         tables.append(Table(env, channel, host, guest, seed=index))
-    await env.settle(timeout=120.0)
+    # Not env.settle(): it would also wait for the bot's turn timer loop, which sleeps for minutes.
+    deadline = time.perf_counter() + SETUP_TIMEOUT_S
+    while not all(seen_by(bot, table) for table in tables):
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"the bot did not see the servers, channels and players within {SETUP_TIMEOUT_S:g} s")
+        await asyncio.sleep(0.05)
     return tables
+
+
+def seen_by(bot: discord.Client, table: Table) -> bool:
+    """Whether the bot's cache holds the table's channel (its players come with each interaction: the bot asks
+    for no member intent)."""
+    return bot.get_channel(table.channel.id) is not None
 
 
 async def play(table: Table, record: Record, answers: FirstResponses, opens_at: float, until: float,
@@ -200,7 +215,7 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
             if shard is not None:
                 partition_ids(env, *shard)
             bound_the_simulator(env)
-            tables = await set_up(env, games, shard, label)
+            tables = await set_up(bot, env, games, shard, label)
             by_channel = {table.channel.id: table for table in tables}
             record = Record()
             board_uploads: list[float] = []
