@@ -1,30 +1,44 @@
-"""Load benchmark: N games at once in N channels, players clicking as fast as the bot answers.
+"""Load benchmark: many games at once, opened within a few seconds, played by people who think or by
+players who click as fast as the bot answers; in one bot process or split over several sharing PostgreSQL.
 
-Run by hand: `python benchmarks/load.py [--games 200] [--seconds 60] [--json]`. Prints numbers; the goals
-(issue 9) are checked by reading them: no interaction answered later than 3 s, p99 time to the first
-response <= 250 ms at 200 concurrent games, peak RSS <= 300 MB. `--clicks N` replaces the timed load phase
-by N clicks per game (the test suite's smoke run, tests/e2e/test_load_smoke.py, which asserts no timing).
+Run by hand (issue 21's goals; README, Scaling):
+  (a) python benchmarks/load.py --games 200 --think 2-4 --seconds 120
+      200 games opened with `/puluc challenge` within --open-within seconds, each player thinking 2-4 s
+      (uniformly, seeded) before every click. Goals: every interaction acknowledged within 3 s, first
+      response p99 <= 250 ms, board visible p99 <= 1,000 ms including end screens, RSS <= 300 MB per
+      process plus its workers.
+  (b) WORKERS=1 python benchmarks/load.py --games 50 --think 0 --seconds 60   (then WORKERS=2)
+      Clicking as fast as the boards come: boards per second (goal: WORKERS=2 at least 1.8x WORKERS=1).
+  (c) python benchmarks/load.py --games 200 --think 2-4 --processes 2 \\
+          --database-url postgresql://postgres@127.0.0.1:5432/test
+      The same load split over two bot processes, SHARD_COUNT=2 with SHARD_IDS=0 and 1, one PostgreSQL
+      database (a fresh schema, dropped afterwards); the figures of both are pooled. Goals as in (a).
+`--json` prints one JSON object instead of the table; `--clicks N` replaces the timed run by N interactions
+per game, the opening command included (tests/e2e/test_load_smoke.py, which asserts no timing).
 
-What runs: the real `PulucBot` (bot/app.py: cogs, session layer, SQLite store in a temporary directory,
-renderer) inside SimCord's in-memory Discord, in this one process and one event loop, as the bot runs in
-production. Set-up uses SimCord's actors (`/puluc new`, Join, Start), one at a time, and is not timed: it
-also warms what a running bot has warm (imports, the database, the renderer's caches). Each table's players
-choose with their own seeded generator, so the games differ and no cache sees the same position twice.
+What runs: per process, the real `PulucBot` (bot/app.py: cogs, sessions, storage, renderer) with the
+settings read from the environment as `puluc-bot` reads them (WORKERS, SHARD_COUNT, SHARD_IDS, ...), except
+the database (a temporary SQLite file, or --database-url), the per-user command cooldown and the AI's pause
+(both 0: these players are scripted), inside SimCord's in-memory Discord in the same event loop. SimCord
+therefore costs CPU and memory that real Discord would not: the figures are a bound from above. In (c) each
+bot process has its own SimCord with its own servers, whose ids Discord would route to that process's shard;
+this script starts them as children of itself (`--child`), starts their load together and pools the samples.
 
-What "concurrent" means here: SimCord's actor verbs cannot overlap, so the load phase injects each click
-the way Discord's gateway would (an INTERACTION_CREATE built by SimCord's own payload builder) without
-waiting for the bot to settle. Every channel has one scripted player loop: it reads the channel's game
-message as a user sees it (whose turn the mention names, which move buttons are there), clicks one move as
-the player named, and clicks again as soon as the bot has edited the message. After a game ends the
-players click Rematch, Join and Start and play on. So up to N interactions are in flight at any moment.
+Each table is one channel with two players. Its host sends `/puluc challenge opponent:<guest>` at its slot in
+the opening window, the guest accepts, they play, and after the end screen the host presses Rematch, the guest
+Join and the host Start, until --seconds are over. Moves are chosen with a generator seeded per table.
+Interactions are injected the way Discord's gateway delivers them, without waiting for the bot to settle
+(benchmarks/load_players.py tells how what a player sees is detected).
 
-Measured: for every click, the wall-clock time from the injection of the interaction to the bot's first
-response (SimCord marks an interaction answered when the bot's callback request arrives: defer, message,
-update), and to the edited game message. Errors: exceptions SimCord captured, ERROR log records of the
-bot, clicks never answered, and game messages not updated within `--stall` seconds. Peak RSS is the whole
-process (bot plus the simulated Discord); to keep the simulator from counting against the bot, its
-transcript is bounded and it keeps only each channel's newest uploaded image (Discord keeps those, not
-the bot). This script must never tune the bot: it uses the bot's code and settings as they are.
+Measured per interaction, from its injection: the first response (the bot's acknowledgement: a defer, a
+message or an update), the game message updated, and for a move, Accept or Start the new board visible (the
+message carrying the new position's image; end screens included and also shown on their own); a game's
+advantage chart from its last move. Counted: interactions, boards uploaded (per second: the throughput of the
+drawing), games started and finished, acknowledgements later than 3 s (unanswered ones included), stalls
+(an effect not visible within --stall s), ERROR log records and exceptions SimCord captured. Percentiles are
+benchmarks/percentiles.py's. Memory: peak RSS of each bot process plus the processes below it (workers),
+sampled from /proc (benchmarks/load_probes.py). The machine's load average is printed with the figures; read
+them with it. This script must never tune the bot: it uses the bot's code and settings as they are.
 """
 
 from __future__ import annotations
@@ -33,381 +47,483 @@ import argparse
 import asyncio
 import contextlib
 import json
-import logging
-import random
-import re
-import resource
+import os
+import secrets
+import subprocess
 import sys
 import tempfile
 import time
-import traceback
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import discord
 import simcord
-import simcord.interactions as sim_interactions
+from load_players import (
+    Record,
+    Table,
+    bound_the_simulator,
+    create_guild,
+    drop_old_messages,
+    emit_click,
+    emit_slash,
+    partition_ids,
+    signature,
+    uploads,
+)
+from load_probes import ErrorLog, FirstResponses, MemorySampler, machine_load
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
-from simcord.backend import serializers
-from simcord.backend.models import interaction as interaction_model
-from simcord.enums import ComponentType, InteractionType
 
-from bot.app import PulucBot
-from bot.config import Settings
-from bot.storage.urls import SqliteUrl
+from bot.config import Settings, load_settings
+from bot.ui.messages import BOARD_FILE
 
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
-MENTION = re.compile(r"<@!?(\d+)>")
-FIRST_RESPONSE_GOAL = 3.0
-P99_GOAL_MS = 250.0
+ACK_DEADLINE_S = 3.0
+FIRST_RESPONSE_P99_GOAL_MS = 250.0
+BOARD_VISIBLE_P99_GOAL_MS = 1000.0
 RSS_GOAL_MB = 300.0
-ANSWERS = ("respond_with_message", "defer", "defer_update", "update_source", "show_modal")
+CHANNELS_PER_GUILD = 25
+READY, GO = "READY", "GO"
+# discord.py's names for the tasks that run interaction handlers (app commands, views, dynamic items, events).
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item", "discord.py: ")
+HANDLERS_GRACE_S = 30.0
+SETUP_TIMEOUT_S = 120.0
 
 
-def settings_for(db: Path) -> Settings:
-    # The production defaults, except what a benchmark must not wait for: the AI's pause (no AI seats
-    # here anyway) and the per-user command cooldown (set-up runs hundreds of commands in a second).
-    return Settings(discord_token=TOKEN, database=SqliteUrl(db),
-                    ai_move_delay_seconds=0.0, command_cooldown_seconds=0.0)
+def settings_for(database_url: str) -> Settings:
+    """The settings `puluc-bot` would read from this environment, with the benchmark's database and without
+    the pauses meant for people (the per-user command cooldown, the AI's delay)."""
+    environ = {**os.environ, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url,
+               "COMMAND_COOLDOWN_SECONDS": "0", "AI_MOVE_DELAY_SECONDS": "0"}
+    return load_settings(environ, None)
 
 
-# -- measuring ----------------------------------------------------------------------------------------------
+def think_range(text: str) -> tuple[float, float]:
+    """`2-4` -> (2.0, 4.0); `0` -> (0.0, 0.0)."""
+    low, _, high = text.partition("-")
+    try:
+        pair = (float(low), float(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--think takes seconds like 0 or 2-4, not {text!r}") from None
+    if not 0 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"--think {text}: the range must be 0 <= low <= high")
+    return pair
 
 
-class FirstResponses:
-    """Wall-clock time at which the bot first answered each interaction (by SimCord interaction id)."""
-
-    def __init__(self) -> None:
-        self.at: dict[int, float] = {}
-        self._originals: dict[str, Any] = {}
-
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[FirstResponses]:
-        model = interaction_model.Interaction
-        for name in ANSWERS:
-            original = getattr(model, name)
-            self._originals[name] = original
-            setattr(model, name, self._wrap(original))
-        try:
-            yield self
-        finally:
-            for name, original in self._originals.items():
-                setattr(model, name, original)
-
-    def _wrap(self, original: Any) -> Any:
-        seen = self.at
-
-        def answered(record: Any, *args: Any, **kwargs: Any) -> Any:
-            seen.setdefault(record.id, time.perf_counter())
-            return original(record, *args, **kwargs)
-
-        return answered
+# -- one bot process under load ----------------------------------------------------------------------------
 
 
-class ErrorLog(logging.Handler):
-    """Counts ERROR records of the bot and discord.py (a handler that failed logs one)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        cause = ""
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            frames = traceback.extract_tb(error.__traceback__)
-            ours = [f for f in frames if "/bot/" in f.filename] or frames
-            where = ""
-            if ours:
-                folder, name = ours[-1].filename.rsplit("/", 2)[-2:]
-                where = f" at {folder}/{name}:{ours[-1].lineno}"
-            cause = f" ({type(error).__name__}: {error}{where})"
-        self.records.append(f"{record.name}: {record.getMessage()}{cause}")
-
-
-@dataclass
-class Stats:
-    first_response: list[float] = field(default_factory=list)  # seconds
-    board_updated: list[float] = field(default_factory=list)
-    unanswered: int = 0
-    stalled: int = 0
-    games_finished: int = 0
-    problems: list[str] = field(default_factory=list)
-
-
-# -- the simulated players -------------------------------------------------------------------------------
-
-
-def button_ids(stored: Any) -> list[tuple[str, bool]]:
-    """(custom_id, disabled) of every button and menu on a stored SimCord message."""
-    found = []
-    for row in stored.components or []:
-        for child in row.get("components", []):
-            if child.get("custom_id"):
-                found.append((child["custom_id"], bool(child.get("disabled"))))
-    return found
-
-
-def signature(stored: Any) -> tuple[object, ...]:
-    """What a player sees change: which message, its text and its buttons."""
-    if stored is None:
-        return ()
-    return stored.id, stored.content, tuple(button_ids(stored))
-
-
-def emit_click(env: simcord.Env, actor: simcord.MemberActor, stored: Any, custom_id: str,
-               values: list[str] | None = None) -> int:
-    """Inject a click as the gateway would and return the interaction id, without waiting for the bot."""
-    backend = env.backend
-    data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
-    if values is not None:
-        data = {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values}
-    record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-        guild_id=actor.guild.id, user_id=actor.id, data=data,
-    )
-    payload["message"] = dict(serializers.message_payload(backend, stored))
-    record.source_message_id = stored.id
-    backend.emit("INTERACTION_CREATE", payload)
-    return int(record.id)
-
-
-class Table:
-    """One channel and its two scripted players."""
-
-    def __init__(self, env: simcord.Env, channel: simcord.ChannelHandle, host: simcord.MemberActor,
-                 guest: simcord.MemberActor, seed: int) -> None:
-        self.env = env
-        self.channel = channel
-        self.host = host
-        self.guest = guest
-        self.players = {host.id: host, guest.id: guest}
-        self.changed = asyncio.Event()
-        self.rng = random.Random(seed)
-
-    def game_message(self) -> Any:
-        """The newest public message with buttons: the game as the players see it."""
-        for stored in reversed(self.env.backend.messages.get(self.channel.id, {}).values()):
-            if stored.components and not stored.flags & 64:  # 64: ephemeral
-                return stored
-        return None
-
-    def next_click(self) -> tuple[simcord.MemberActor, Any, str, list[str] | None] | None:
-        """What a player would press now, reading the message like a user: the mention says whose turn."""
-        stored = self.game_message()
-        if stored is None:
-            return None
-        ids = button_ids(stored)
-        enabled = [cid for cid, disabled in ids if not disabled]
-        moves = [cid for cid in enabled if cid.startswith("puluc:move:")]
-        menu = next((cid for cid in enabled if cid.startswith("puluc:pick:")), None)
-        if moves or menu:
-            mentioned = [int(m) for m in MENTION.findall(stored.content or "") if int(m) in self.players]
-            if not mentioned:
-                return None
-            player = self.players[mentioned[0]]
-            if menu is not None:
-                options = next(c.get("options", []) for row in stored.components for c in row["components"]
-                               if c.get("custom_id") == menu)
-                return player, stored, menu, [self.rng.choice(options)["value"]]
-            return player, stored, self.rng.choice(moves), None
-        for prefix, player in (("puluc:rematch:", self.host), ("puluc:start:", self.host)):
-            found = next((cid for cid in enabled if cid.startswith(prefix)), None)
-            if found is not None:
-                return player, stored, found, None
-        join = next((cid for cid in enabled if cid.startswith("puluc:join:")), None)
-        if join is not None:
-            return self.guest, stored, join, None
-        return None
-
-
-async def play(table: Table, stats: Stats, answers: FirstResponses, until: float, stall: float,
-               clicks: int | None) -> None:
-    """Click as the players would until `until` (wall clock) or, when `clicks` is given, that many clicks."""
-    env = table.env
-    done = 0
-    while (time.perf_counter() < until) if clicks is None else (done < clicks):
-        done += 1
-        click = table.next_click()
-        if click is None:
-            stats.problems.append(f"channel {table.channel.name}: nothing to press")
-            return
-        actor, stored, custom_id, values = click
-        before = signature(stored)  # a snapshot: SimCord edits the stored message in place
-        table.changed.clear()
-        started = time.perf_counter()
-        interaction_id = emit_click(env, actor, stored, custom_id, values)
-        # Wait like a player: until the game message changes (an edit, or a new message below it).
-        deadline = started + stall
-        while signature(table.game_message()) == before:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.changed.wait(), remaining)
-            table.changed.clear()
-        ended = time.perf_counter()
-        answered = answers.at.get(interaction_id)
-        if answered is None:
-            stats.unanswered += 1
-        else:
-            stats.first_response.append(answered - started)
-        if ended - started >= stall:
-            stats.stalled += 1
-            stats.problems.append(f"channel {table.channel.name}: {custom_id} changed nothing in {stall:g}s")
-            return
-        stats.board_updated.append(ended - started)
-        if custom_id.startswith("puluc:rematch:"):
-            stats.games_finished += 1
-
-
-# -- the run ---------------------------------------------------------------------------------------------
-
-
-def bound_the_simulator(env: simcord.Env) -> None:
-    """Keep SimCord's own memory flat: a short transcript and only the newest image of each channel."""
-    backend = env.backend
-    backend.transcript = deque(backend.transcript, maxlen=500)  # type: ignore[assignment]
-    cdn = backend.cdn
-    newest: dict[int, str] = {}
-    store = cdn.store_attachment
-
-    def store_newest(attachment_id: int, channel_id: int, filename: str, data: bytes,
-                     description: str | None) -> dict[str, Any]:
-        stored = store(attachment_id, channel_id, filename, data, description)
-        old = newest.get(channel_id)
-        if old is not None:
-            cdn._blobs.pop(old, None)
-        newest[channel_id] = stored["url"]
-        return stored
-
-    cdn.store_attachment = store_newest  # type: ignore[method-assign]
-
-
-async def set_up(env: simcord.Env, games: int) -> list[Table]:
-    """Per channel: the host opens a lobby with `/puluc new`, the guest joins team B, the host starts."""
-    guild = env.create_guild("Load Test")
-    tables = []
+async def set_up(bot: discord.Client, env: simcord.Env, games: int, shard: tuple[int, int] | None,
+                 label: str) -> list[Table]:
+    """The servers, channels and players, once the bot has the channels in its cache; no game yet (the load
+    opens them)."""
+    tables: list[Table] = []
+    guild = None
     for index in range(games):
-        channel = guild.create_text_channel(f"table-{index}")
-        host = guild.add_member(env.create_user(f"host{index}"))
-        guest = guild.add_member(env.create_user(f"guest{index}"))
-        opened = await host.slash(channel, "puluc new")
-        if opened.response is None:
-            raise RuntimeError(f"/puluc new was not answered: {env.errors}")
-        table = Table(env, channel, host, guest, seed=index)
-        for _ in range(2):  # join, then start
-            click = table.next_click()
-            if click is None:
-                raise RuntimeError(f"the lobby in {channel.name} offers nothing to press")
-            actor, _stored, custom_id, _values = click
-            await actor.click(channel.last_message, custom_id=custom_id)  # type: ignore[arg-type]
-        tables.append(table)
+        if index % CHANNELS_PER_GUILD == 0:
+            guild = create_guild(env, f"Load {label} {index // CHANNELS_PER_GUILD}", shard)
+        assert guild is not None
+        channel = guild.create_text_channel(f"table{label}-{index}")
+        host = guild.add_member(env.create_user(f"host{label}-{index}"))
+        guest = guild.add_member(env.create_user(f"guest{label}-{index}"))
+        tables.append(Table(env, channel, host, guest, seed=index))
+    # Not env.settle(): it would also wait for the bot's turn timer loop, which sleeps for minutes.
+    deadline = time.perf_counter() + SETUP_TIMEOUT_S
+    while not all(seen_by(bot, table) for table in tables):
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"the bot did not see the servers, channels and players within {SETUP_TIMEOUT_S:g} s")
+        await asyncio.sleep(0.05)
     return tables
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+def seen_by(bot: discord.Client, table: Table) -> bool:
+    """Whether the bot's cache holds the table's channel (its players come with each interaction: the bot asks
+    for no member intent)."""
+    return bot.get_channel(table.channel.id) is not None
 
 
-async def run(games: int, seconds: float, stall: float, clicks: int | None = None) -> dict[str, Any]:
+async def play(table: Table, record: Record, answers: FirstResponses, opens_at: float, until: float,
+               think: tuple[float, float], stall: float, clicks: int | None) -> None:
+    """One table's players: open at `opens_at`, then click until `until` (or `clicks` interactions)."""
+    env = table.env
+    made = 0
+
+    def more() -> bool:
+        return made < clicks if clicks is not None else time.perf_counter() < until
+
+    await asyncio.sleep(max(0.0, opens_at - time.perf_counter()))
+    while more():
+        if made == 0:
+            kind = "open"
+            before, known = signature(table.game_message()), uploads(table.recent(), BOARD_FILE)
+            started = time.perf_counter()
+            interaction_id = emit_slash(env, table.host, table.channel, "puluc challenge", {"opponent": table.guest})
+        else:
+            if think[1] > 0:
+                await asyncio.sleep(table.thinking.uniform(*think))
+                if not more():
+                    break
+            click = table.next_click()
+            if click is None:
+                record.problems.append(f"{table.channel.name}: nothing to press after {made} interactions")
+                return
+            actor, stored, custom_id, values = click
+            kind = custom_id.split(":")[1]
+            before, known = signature(stored), uploads(table.recent(), BOARD_FILE)
+            started = time.perf_counter()
+            interaction_id = emit_click(env, actor, stored, custom_id, values)
+        made += 1
+        sample = table.begin(kind, interaction_id, started, before, known)
+        settled = await table.wait(sample, stall, record)
+        record.add(sample, answers.at.get(interaction_id))
+        if not settled:
+            record.stalled += 1
+            what = "its board" if sample.updated_at is not None else "anything"
+            record.problems.append(f"{table.channel.name}: {kind} showed {what} not within {stall:g} s")
+            return
+
+
+async def handlers_done(timeout: float) -> list[str]:
+    """Wait until the bot's interaction handlers have all returned: a player may see a click's effect (and stop
+    playing) while its handler still tidies up (strips an old message's buttons, records a new message).
+    Returns the names of those still running after `timeout` seconds (each an error: a handler that hangs)."""
+    deadline = time.perf_counter() + timeout
+    while True:
+        running = [task for task in asyncio.all_tasks()
+                   if task.get_name().startswith(HANDLER_TASKS) and not task.done()]
+        remaining = deadline - time.perf_counter()
+        if not running or remaining <= 0:
+            return [f"handler {task.get_name()} still running {timeout:g} s after the load" for task in running]
+        await asyncio.wait(running, timeout=remaining)
+
+
+async def load_one_process(games: int, database_url: str, think: tuple[float, float], seconds: float,
+                           open_within: float, stall: float, clicks: int | None,
+                           shard: tuple[int, int] | None = None, wait_for_go: bool = False) -> dict[str, Any]:
+    """Run the bot with `games` tables under load and return the raw figures (lists of seconds, counts)."""
     errors = ErrorLog()
-    for name in ("bot", "discord", "puluc", "renderer"):
-        logging.getLogger(name).addHandler(errors)
-    with tempfile.TemporaryDirectory(prefix="puluc-load-") as tmp:
-        bot = PulucBot(settings_for(Path(tmp) / "puluc.db"))
+    settings = settings_for(database_url)
+    from bot.app import PulucBot
+
+    label = "" if shard is None else f"-s{shard[0]}"
+    with errors.installed(), MemorySampler() as memory:
+        bot = PulucBot(settings)
         async with simcord.run(bot, check_errors=False) as env:
+            if shard is not None:
+                partition_ids(env, *shard)
             bound_the_simulator(env)
-            setup_started = time.perf_counter()
-            tables = await set_up(env, games)
-            setup_seconds = time.perf_counter() - setup_started
-            rss_after_setup = peak_rss_mb()
+            tables = await set_up(bot, env, games, shard, label)
             by_channel = {table.channel.id: table for table in tables}
+            record = Record()
+            board_uploads: list[float] = []
+            store = env.backend.cdn.store_attachment
+
+            def counted(attachment_id: int, channel_id: int, filename: str, data: bytes,
+                        description: str | None) -> dict[str, Any]:
+                if filename == BOARD_FILE:
+                    board_uploads.append(time.perf_counter())
+                return store(attachment_id, channel_id, filename, data, description)
+
+            env.backend.cdn.store_attachment = counted  # type: ignore[method-assign]
 
             def wake(event: str, payload: Any) -> None:
-                if event in ("MESSAGE_UPDATE", "MESSAGE_CREATE"):
+                if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
                     table = by_channel.get(int(payload.get("channel_id", 0)))
                     if table is not None:
-                        table.changed.set()
+                        now = time.perf_counter()
+                        if event == "MESSAGE_CREATE":
+                            drop_old_messages(env, table.channel.id)
+                        table.observe(now, record)
 
             env.backend.subscribers.append(wake)
-            stats = Stats()
+            if wait_for_go:  # the parent starts every process's load at once
+                print(READY, flush=True)
+                line = await asyncio.to_thread(sys.stdin.readline)
+                if line.strip() != GO:
+                    raise SystemExit("the parent process went away before the load started")
             answers = FirstResponses()
+            load_before = machine_load()
             with answers.installed():
-                load_started = time.perf_counter()
-                until = load_started + seconds
-                await asyncio.gather(*(play(table, stats, answers, until, stall, clicks) for table in tables))
-                load_seconds = time.perf_counter() - load_started
-                # The bot's own shutdown: what is in flight finishes, the timers stop, the database closes.
-                # (Settling with the turn timers still running would wait for their loop's next wake-up.)
-                await bot.close()
-                await env.settle(timeout=60.0)
-            captured = env.errors
-    first = stats.first_response
-    interactions = len(first) + stats.unanswered
+                started = time.perf_counter()
+                until = started + seconds
+                slot = open_within / games
+                await asyncio.gather(*(play(table, record, answers, started + index * slot, until, think, stall,
+                                            clicks) for index, table in enumerate(tables)))
+                ended = time.perf_counter()
+                # The bot's own shutdown (as on SIGTERM): what is in flight finishes, the timers stop, the
+                # database closes.
+                hung = await handlers_done(HANDLERS_GRACE_S)
+                # The bot's own shutdown (as on SIGTERM): what is in flight finishes, the timers stop, the
+                # database closes.
+                await bot.shutdown()
+                with contextlib.suppress(TimeoutError):
+                    # SimCord may still count handlers that have returned (handlers_done checked they have).
+                    await env.settle(timeout=10.0)
+            load_after = machine_load()
+            captured = [repr(error) for error in env.errors]
+    record.charts_missing = sum(1 for table in tables if table.charts is not None)
     return {
         "games": games,
-        "seconds": round(load_seconds, 2),
-        "setup_seconds": round(setup_seconds, 2),
-        "interactions": interactions,
-        "interactions_per_second": round(interactions / load_seconds, 1) if load_seconds else 0.0,
-        "first_response_ms": {
-            "p50": round(percentile(first, 50) * 1000, 1),
-            "p95": round(percentile(first, 95) * 1000, 1),
-            "p99": round(percentile(first, 99) * 1000, 1),
-            "max": round(max(first, default=float("nan")) * 1000, 1),
-        },
-        "board_updated_ms": {
-            "p50": round(percentile(stats.board_updated, 50) * 1000, 1),
-            "p99": round(percentile(stats.board_updated, 99) * 1000, 1),
-        },
-        "later_than_3s": sum(1 for value in first if value > FIRST_RESPONSE_GOAL),
-        "games_finished": stats.games_finished,
-        "peak_rss_mb": round(peak_rss_mb(), 1),
-        "rss_after_setup_mb": round(rss_after_setup, 1),
-        "errors": len(captured) + len(errors.records) + stats.unanswered + stats.stalled,
-        "error_detail": ([repr(e) for e in captured] + errors.records + stats.problems)[:20],
+        "seconds": ended - started,
+        "boards_uploaded": sum(1 for at in board_uploads if started <= at <= ended),
+        "record": asdict(record),
+        "errors": errors.records + captured + hung,
+        "memory": asdict(memory.peaks),
+        "load_before": load_before,
+        "load_after": load_after,
+        "workers": getattr(settings, "workers", None),
+        "shards": None if getattr(settings, "shards", None) is None else str(getattr(settings, "shards", None)),
+        "pid": os.getpid(),
     }
 
 
+# -- several processes ---------------------------------------------------------------------------------------
+
+
+def with_schema(url: str, schema: str) -> str:
+    """`url` with its search_path set to `schema` (the bot passes URL parameters to the server)."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"] + [("search_path", schema)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@asynccontextmanager
+async def fresh_database(database_url: str | None) -> AsyncIterator[str]:
+    """Where this run keeps its games: a temporary SQLite file, or a new schema in the PostgreSQL database
+    `database_url` names; removed afterwards with everything in it."""
+    if database_url is None:
+        with tempfile.TemporaryDirectory(prefix="puluc-load-") as folder:
+            yield f"sqlite:///{Path(folder) / 'puluc.db'}"
+        return
+    if not database_url.startswith(("postgresql://", "postgres://")):
+        raise SystemExit("--database-url must be a postgresql:// URL (SQLite is the default without it)")
+    import asyncpg
+
+    schema = f"puluc_load_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(database_url, timeout=10)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            yield with_schema(database_url, schema)
+        finally:
+            await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    finally:
+        await admin.close()
+
+
+def split(games: int, processes: int) -> list[int]:
+    return [games // processes + (1 if index < games % processes else 0) for index in range(processes)]
+
+
+async def load_processes(args: argparse.Namespace, database_url: str) -> list[dict[str, Any]]:
+    """Start one child per process (SHARD_COUNT = processes, SHARD_IDS = its index), start their load at
+    once, and collect their raw figures."""
+    count = args.processes
+    children = []
+    for index, games in enumerate(split(args.games, count)):
+        env = {**os.environ, "SHARD_COUNT": str(count), "SHARD_IDS": str(index)}
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", f"{index}/{count}",
+                   "--database-url", database_url, "--games", str(games), "--seconds", str(args.seconds),
+                   "--think", args.think_text, "--open-within", str(args.open_within), "--stall", str(args.stall)]
+        if args.clicks is not None:
+            command += ["--clicks", str(args.clicks)]
+        children.append(await asyncio.create_subprocess_exec(
+            *command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    try:
+        for index, child in enumerate(children):
+            assert child.stdout is not None
+            line = (await child.stdout.readline()).decode().strip()
+            if line != READY:
+                raise SystemExit(f"bot process {index} did not start (exit {await child.wait()}); see its errors above")
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write(f"{GO}\n".encode())
+            await child.stdin.drain()
+        results = []
+        for index, child in enumerate(children):
+            out, _ = await child.communicate()
+            if child.returncode != 0:
+                raise SystemExit(f"bot process {index} failed (exit {child.returncode}); see its errors above")
+            results.append(json.loads(out.decode().strip().splitlines()[-1]))
+        return results
+    finally:
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
+
+
+# -- the figures ---------------------------------------------------------------------------------------------
+
+
+def spread(values: list[float]) -> dict[str, float | int | None]:
+    """Count, p50/p95/p99 (benchmarks/percentiles.py) and max, in milliseconds (None when nothing was measured)."""
+    if not values:
+        return {"count": 0, "p50": None, "p95": None, "p99": None, "max": None}
+    return {"count": len(values),
+            **{f"p{p}": round(percentile(values, p) * 1000, 1) for p in (50, 95, 99)},
+            "max": round(max(values, default=float("nan")) * 1000, 1)}
+
+
+def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+    """Pool the raw figures of every process into the report."""
+    pooled: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part["record"].items():
+            if isinstance(value, list):
+                pooled.setdefault(key, []).extend(value)
+            else:
+                pooled[key] = pooled.get(key, 0) + value
+    seconds = max(part["seconds"] for part in parts)
+    first = pooled["first_response"]
+    late = sum(1 for value in first if value > ACK_DEADLINE_S) + pooled["unanswered"]
+    boards = sum(part["boards_uploaded"] for part in parts)
+    errors = [e for part in parts for e in part["errors"]]
+    problems = pooled["problems"]
+    return {
+        "games": args.games,
+        "processes": len(parts),
+        "think_s": list(args.think),
+        "database": "postgresql" if args.database_url else "sqlite",
+        "workers_env": os.environ.get("WORKERS"),
+        "workers": [part["workers"] for part in parts],
+        "shards": [part["shards"] for part in parts],
+        "seconds": round(seconds, 2),
+        "interactions": pooled["interactions"],
+        "interactions_per_second": round(pooled["interactions"] / seconds, 1) if seconds else 0.0,
+        "boards_uploaded": boards,
+        "boards_per_second": round(boards / seconds, 2) if seconds else 0.0,
+        "games_started": pooled["games_started"],
+        "games_finished": pooled["games_finished"],
+        "first_response_ms": spread(first),
+        "opening_response_ms": spread(pooled["opening_response"]),
+        "updated_ms": spread(pooled["updated"]),
+        "board_visible_ms": spread(pooled["board_visible"]),
+        "end_screen_ms": spread(pooled["end_screen"]),
+        "chart_visible_ms": spread(pooled["chart_visible"]),
+        "later_than_3s": late,
+        "unanswered": pooled["unanswered"],
+        "stalled": pooled["stalled"],
+        "charts_missing": pooled["charts_missing"],
+        "peak_rss_mb": [{key: round(value, 1) for key, value in part["memory"].items()} for part in parts],
+        "load_average": {"before": parts[0]["load_before"], "after": parts[0]["load_after"]},
+        # Every stall is one problem (an unanswered interaction stalls too), so each failure counts once.
+        "errors": len(errors) + len(problems),
+        "error_detail": (errors + problems)[:20],
+    }
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "FAIL"
+
+
+def within(row: dict[str, Any], goal_ms: float) -> bool:
+    return row["p99"] is not None and row["p99"] <= goal_ms
+
+
 def report(result: dict[str, Any]) -> str:
-    first = result["first_response_ms"]
-    verdict = []
-    verdict.append("ok" if result["later_than_3s"] == 0 else "FAIL")
-    verdict.append("ok" if first["p99"] <= P99_GOAL_MS else "FAIL")
-    verdict.append("ok" if result["peak_rss_mb"] <= RSS_GOAL_MB else "FAIL")
+    think = result["think_s"]
+    thinking = "as fast as the boards come" if think[1] == 0 else f"thinking {think[0]:g}-{think[1]:g} s a click"
+    load = result["load_average"]
     lines = [
-        f"{result['games']} concurrent games, {result['seconds']} s of load "
-        f"(set-up of the games {result['setup_seconds']} s)",
-        f"interactions        {result['interactions']}  ({result['interactions_per_second']} per second)",
-        f"first response      p50 {first['p50']} ms  p95 {first['p95']} ms  p99 {first['p99']} ms  "
-        f"max {first['max']} ms",
-        f"board updated       p50 {result['board_updated_ms']['p50']} ms  p99 {result['board_updated_ms']['p99']} ms",
-        f"games finished      {result['games_finished']}",
-        f"peak RSS            {result['peak_rss_mb']} MB (after set-up {result['rss_after_setup_mb']} MB)",
-        f"errors              {result['errors']}",
-        f"goals: none later than 3 s [{verdict[0]}], p99 <= {P99_GOAL_MS:g} ms [{verdict[1]}], "
-        f"RSS <= {RSS_GOAL_MB:g} MB [{verdict[2]}]",
+        f"{result['games']} games, {thinking}, {result['processes']} bot process(es) on {result['database']}, "
+        f"WORKERS={result['workers_env'] or '(unset)'} (effective: {', '.join(map(str, result['workers']))}), "
+        f"shards: {', '.join(map(str, result['shards']))}",
+        f"{result['seconds']} s of load; machine load average {' '.join(map(str, load['before']))} before, "
+        f"{' '.join(map(str, load['after']))} after (1, 5, 15 min)",
+        "",
+        f"{'(ms, from the interaction)':34s} {'count':>6s} {'p50':>8s} {'p95':>8s} {'p99':>8s} {'max':>8s}",
     ]
+    rows = (("first response (acknowledged)", "first_response_ms"),
+            ("  opening /puluc challenge", "opening_response_ms"),
+            ("game message updated", "updated_ms"),
+            ("board visible", "board_visible_ms"),
+            ("  end screens", "end_screen_ms"),
+            ("advantage chart (last move)", "chart_visible_ms"))
+    for label, key in rows:
+        row = result[key]
+        figures = "".join(f" {'-' if row[p] is None else f'{row[p]:.1f}':>8s}" for p in ("p50", "p95", "p99", "max"))
+        lines.append(f"{label:34s} {row['count']:6d}{figures}")
+    lines += [
+        "",
+        f"interactions          {result['interactions']} ({result['interactions_per_second']} per second)",
+        f"boards drawn          {result['boards_uploaded']} ({result['boards_per_second']} per second)",
+        f"games                 {result['games_started']} started, {result['games_finished']} finished",
+        f"acknowledged late     {result['later_than_3s']} later than 3 s (of them never: {result['unanswered']})",
+        f"stalled               {result['stalled']}; end screens without a chart: {result['charts_missing']}",
+    ]
+    for index, peaks in enumerate(result["peak_rss_mb"]):
+        lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "
+                     f"SimCord, {peaks['workers_mb']} MB in up to {peaks['workers_seen']} processes below it)")
+    lines.append(f"errors                {result['errors']}")
+    first, board = result["first_response_ms"], result["board_visible_ms"]
+    rss = max(peaks["total_mb"] for peaks in result["peak_rss_mb"])
+    lines.append(
+        f"goals: all acknowledged within 3 s [{verdict(result['later_than_3s'] == 0)}], first response p99 <= "
+        f"{FIRST_RESPONSE_P99_GOAL_MS:g} ms [{verdict(within(first, FIRST_RESPONSE_P99_GOAL_MS))}], board visible "
+        f"p99 <= {BOARD_VISIBLE_P99_GOAL_MS:g} ms [{verdict(within(board, BOARD_VISIBLE_P99_GOAL_MS))}], RSS <= "
+        f"{RSS_GOAL_MB:g} MB per process [{verdict(rss <= RSS_GOAL_MB)}], no errors [{verdict(result['errors'] == 0)}]")
     lines += [f"  error: {detail}" for detail in result["error_detail"]]
     return "\n".join(lines)
 
 
+# -- command line ---------------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    found = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0],
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    found.add_argument("--games", type=int, default=200, help="concurrent games, one per channel (default 200)")
+    found.add_argument("--think", default="2-4", metavar="LOW-HIGH",
+                       help="seconds a player thinks before each click, uniform in LOW-HIGH (default 2-4; 0: none)")
+    found.add_argument("--seconds", type=float, default=60.0, help="length of the load, openings included (default 60)")
+    found.add_argument("--open-within", type=float, default=2.0,
+                       help="the games are opened one after another within this many seconds (default 2)")
+    found.add_argument("--clicks", type=int, default=None,
+                       help="instead of --seconds: this many interactions per game, the opening one included")
+    found.add_argument("--stall", type=float, default=10.0,
+                       help="seconds a player waits for an effect before counting an error (default 10)")
+    found.add_argument("--processes", type=int, default=1,
+                       help="bot processes sharing the load, SHARD_COUNT=N and SHARD_IDS=0..N-1 (default 1)")
+    found.add_argument("--database-url", default=None,
+                       help="a PostgreSQL database to play in (a fresh schema, dropped afterwards); default: SQLite")
+    found.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    found.add_argument("--child", default=None, help=argparse.SUPPRESS)  # "index/count": a bot process of --processes
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="concurrent games, one per channel (default 200)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="length of the load phase (default 60)")
-    parser.add_argument("--clicks", type=int, default=None,
-                        help="instead of --seconds: a fixed number of clicks per game (a run that is not timed)")
-    parser.add_argument("--stall", type=float, default=10.0,
-                        help="seconds a player waits for the board to change before counting an error")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    args = parser.parse_args(argv)
-    if args.games < 1 or args.seconds <= 0 or (args.clicks is not None and args.clicks < 1):
-        parser.error("--games and --clicks must be at least 1 and --seconds positive")
-    result = asyncio.run(run(args.games, args.seconds, args.stall, args.clicks))
+    argv = sys.argv[1:] if argv is None else argv
+    found = parser()
+    args = found.parse_args(argv)
+    try:
+        args.think_text, args.think = args.think, think_range(args.think)
+    except argparse.ArgumentTypeError as exc:
+        found.error(str(exc))
+    if args.games < 1 or args.seconds <= 0 or args.open_within < 0 or (args.clicks is not None and args.clicks < 1):
+        found.error("--games and --clicks must be at least 1, --seconds positive, --open-within not negative")
+    if args.processes < 1 or args.processes > args.games:
+        found.error("--processes must be from 1 to --games")
+    if args.processes > 1 and args.database_url is None:
+        found.error("several processes share one database: give --database-url postgresql://...")
+    if args.child is not None:  # one bot process of a multi-process run: raw figures for the parent
+        index, count = (int(part) for part in args.child.split("/"))
+        part = asyncio.run(load_one_process(args.games, args.database_url, args.think, args.seconds, args.open_within,
+                                            args.stall, args.clicks, shard=(index, count), wait_for_go=True))
+        print(json.dumps(part))
+        return 0
+
+    async def run() -> list[dict[str, Any]]:
+        async with fresh_database(args.database_url) as url:
+            if args.processes == 1:
+                return [await load_one_process(args.games, url, args.think, args.seconds, args.open_within,
+                                               args.stall, args.clicks)]
+            return await load_processes(args, url)
+
+    result = summarize(asyncio.run(run()), args)
     print(json.dumps(result) if args.json else report(result))
     return 0
 

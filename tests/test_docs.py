@@ -68,3 +68,24 @@ def test_the_default_database_lands_in_the_volume_inside_the_container(database_
     volume = Path(dockerfile_value("VOLUME").strip('[]"'))
     settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url}, EnvFile(workdir / ".env", False))
     assert Path(settings.database.where).parent == volume
+
+
+def test_compose_sharded_processes_split_every_shard_once_and_load_their_settings() -> None:
+    # The `sharded` profile (README, Scaling): one SHARD_COUNT for all, each process its own SHARD_IDS,
+    # one PostgreSQL database; a mistake here would start two processes on one shard, or leave one unserved.
+    compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    services = dict(re.findall(r"^  ([\w-]+):\n((?:    .*\n|\n)*)", compose, flags=re.MULTILINE))
+    sharded = {name: body for name, body in services.items() if "SHARD_IDS" in body}
+    assert len(sharded) >= 2, "the example runs several bot processes"
+    counts, owned = set(), []
+    for name, body in sharded.items():
+        value = dict(re.findall(r"^      (\w+): \"?([^\"\n]*)\"?$", body, flags=re.MULTILINE))
+        assert value["DATABASE_URL"].startswith("postgresql://"), f"{name} shares a PostgreSQL database"
+        environ = {"DISCORD_TOKEN": TOKEN, **value}
+        environ["DATABASE_URL"] = value["DATABASE_URL"].replace("${POSTGRES_PASSWORD:-}", "secret")
+        settings = load_settings(environ, None)
+        assert settings.shards is not None
+        counts.add(settings.shards.count)
+        owned += list(settings.shards.ids)
+    assert len(counts) == 1, "every process has the same SHARD_COUNT"
+    assert sorted(owned) == list(range(counts.pop())), "every shard is run by exactly one process"

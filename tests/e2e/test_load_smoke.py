@@ -1,6 +1,7 @@
-"""A small, untimed run of `benchmarks/load.py` (3 games, 15 clicks each): the harness works and the bot
-answers every click without errors. Its numbers are read from the full benchmark's output, never asserted
-here: wall-clock goals belong to the benchmark."""
+"""A small, untimed run of `benchmarks/load.py` (3 games, 15 interactions each, the opening `/puluc challenge`
+included, players not thinking): the harness works, sees every effect it waits for, and the bot answers every
+interaction without errors. Its numbers are read from the full benchmark's output, never asserted here:
+wall-clock goals belong to the benchmark."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ CLICKS = 15
 def test_load_benchmark_smoke_run_answers_every_click() -> None:
     run = subprocess.run(
         # A generous stall: a slow machine may take long, but a click the bot never answers still counts.
-        [sys.executable, "benchmarks/load.py", "--games", str(GAMES), "--clicks", str(CLICKS), "--stall", "120",
-         "--json"],
+        [sys.executable, "benchmarks/load.py", "--games", str(GAMES), "--clicks", str(CLICKS), "--think", "0",
+         "--stall", "120", "--json"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False,
     )
     assert run.returncode == 0, run.stderr[-3000:]
@@ -27,6 +28,14 @@ def test_load_benchmark_smoke_run_answers_every_click() -> None:
     assert result["interactions"] == GAMES * CLICKS  # every click was made and measured
     assert result["errors"] == 0, result["error_detail"]
     assert result["error_detail"] == []
+    assert result["later_than_3s"] == result["unanswered"] == result["stalled"] == 0
     first = result["first_response_ms"]
+    assert first["count"] == GAMES * CLICKS
     assert 0 <= first["p50"] <= first["p95"] <= first["p99"] <= first["max"]
-    assert result["peak_rss_mb"] >= result["rss_after_setup_mb"] > 0
+    assert result["opening_response_ms"]["count"] == GAMES
+    assert result["updated_ms"]["count"] == GAMES * CLICKS  # every interaction changed the game message
+    # Each accepted challenge and every move showed a new board; the lobby steps (the command, Rematch, Join) none.
+    assert GAMES <= result["board_visible_ms"]["count"] <= GAMES * (CLICKS - 1)
+    assert result["games_started"] == GAMES
+    assert result["boards_uploaded"] >= result["board_visible_ms"]["count"]
+    assert [peaks["total_mb"] > 0 for peaks in result["peak_rss_mb"]] == [True]

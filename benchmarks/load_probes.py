@@ -1,0 +1,175 @@
+"""What the load benchmark reads besides Discord's side: memory from /proc, the bot's ERROR log, the first
+answer to each interaction, and the machine's load. Used by benchmarks/load.py; never imported by the bot.
+
+Memory is the resident set (VmRSS) of this process plus that of every process below it (a worker pool's
+processes and their helpers), read from /proc a few times a second by a thread, so the event loop being
+busy cannot skip a sample. The peak of the sum is what counts against the goal ("RSS per process plus
+workers"); the peaks of the two parts are reported as well.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simcord.backend.models import interaction as interaction_model
+
+# The interaction record's methods SimCord calls when the bot's first answer to an interaction arrives.
+ANSWERS = ("respond_with_message", "defer", "defer_update", "update_source", "show_modal")
+PROC = Path("/proc")
+
+
+def machine_load() -> tuple[float, float, float]:
+    """The 1, 5 and 15 minute load averages (as `uptime` shows them)."""
+    one, five, fifteen = PROC.joinpath("loadavg").read_text().split()[:3]
+    return float(one), float(five), float(fifteen)
+
+
+def rss_kib(pid: int) -> int:
+    """A process's resident set in KiB, or 0 when it has just exited."""
+    try:
+        for line in PROC.joinpath(str(pid), "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below `root` (children, their children, ...), from each process's parent in /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = entry.joinpath("stat").read_text()
+        except OSError:
+            continue
+        # The command name (field 2) may hold spaces and parentheses: the parent id follows its last ')'.
+        parent = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+@dataclass
+class MemoryPeaks:
+    process_mb: float = 0.0  # this process alone
+    workers_mb: float = 0.0  # everything below it
+    total_mb: float = 0.0  # the largest sum seen in one sample
+    workers_seen: int = 0  # most processes below it at once
+
+
+class MemorySampler:
+    """Samples this process's RSS and its descendants' every `interval` seconds in a daemon thread."""
+
+    def __init__(self, interval: float = 0.25) -> None:
+        self.interval = interval
+        self.peaks = MemoryPeaks()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
+
+    def sample(self) -> None:
+        me = os.getpid()
+        own = rss_kib(me) / 1024
+        below = descendants(me)
+        workers = sum(rss_kib(pid) for pid in below) / 1024
+        peaks = self.peaks
+        peaks.process_mb = max(peaks.process_mb, own)
+        peaks.workers_mb = max(peaks.workers_mb, workers)
+        peaks.total_mb = max(peaks.total_mb, own + workers)
+        peaks.workers_seen = max(peaks.workers_seen, len(below))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.sample()
+
+    def __enter__(self) -> MemorySampler:
+        self.sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
+class FirstResponses:
+    """Wall-clock time (perf_counter) at which the bot first answered each interaction, by SimCord id.
+
+    SimCord calls one of `ANSWERS` on its interaction record when the bot's callback request arrives (a
+    defer, a message, an update): that is the moment Discord would count as the acknowledgement.
+    """
+
+    def __init__(self) -> None:
+        self.at: dict[int, float] = {}
+        self._originals: dict[str, Any] = {}
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[FirstResponses]:
+        model = interaction_model.Interaction
+        for name in ANSWERS:
+            original = getattr(model, name)
+            self._originals[name] = original
+            setattr(model, name, self._wrap(original))
+        try:
+            yield self
+        finally:
+            for name, original in self._originals.items():
+                setattr(model, name, original)
+
+    def _wrap(self, original: Any) -> Any:
+        seen = self.at
+
+        def answered(record: Any, *args: Any, **kwargs: Any) -> Any:
+            seen.setdefault(record.id, time.perf_counter())
+            return original(record, *args, **kwargs)
+
+        return answered
+
+
+class ErrorLog(logging.Handler):
+    """Collects the ERROR records of the bot and discord.py (a handler that failed logs one), with where."""
+
+    LOGGERS = ("bot", "discord", "puluc", "renderer")
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        cause = ""
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            frames = traceback.extract_tb(error.__traceback__)
+            ours = [f for f in frames if "/bot/" in f.filename] or frames
+            where = ""
+            if ours:
+                folder, name = ours[-1].filename.rsplit("/", 2)[-2:]
+                where = f" at {folder}/{name}:{ours[-1].lineno}"
+            cause = f" ({type(error).__name__}: {error}{where})"
+        self.records.append(f"{record.name}: {record.getMessage()}{cause}")
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[ErrorLog]:
+        for name in self.LOGGERS:
+            logging.getLogger(name).addHandler(self)
+        try:
+            yield self
+        finally:
+            for name in self.LOGGERS:
+                logging.getLogger(name).removeHandler(self)
