@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,7 +26,7 @@ import renderer
 from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
 from bot.sessions.manager import system_seed
-from bot.storage import SchemaTooNew, Storage, StorageUnavailable, open_storage
+from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
 from bot.ui.i18n import PulucTranslator
 from bot.ui.replies import report_error
 from bot.ui.views.components import answer_orphaned_click
@@ -37,7 +38,9 @@ __all__ = [
     "SHUTTING_DOWN_MESSAGE",
     "PulucBot",
     "PulucTree",
+    "ShardedPulucBot",
     "StartupError",
+    "bot_for",
     "install_signal_handlers",
     "invite_url",
     "run_bot",
@@ -107,7 +110,13 @@ class PulucBot(commands.Bot):
         # Slash commands and components need no privileged intent; `guilds` keeps channel and thread caches.
         intents = discord.Intents.none()
         intents.guilds = True
+        shards = settings.shards
+        # With SHARD_COUNT (ShardedPulucBot): only this process's shards connect, so Discord sends it only
+        # their servers' events and interactions.
+        sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
+                                                               "shard_ids": list(shards.ids)}
         super().__init__(
+            **sharding,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -160,6 +169,13 @@ class PulucBot(commands.Bot):
             # A signal arrived while the database was opening: close() has already run without it.
             await storage.close()
             return
+        # This process becomes the one writer of its shards' games (all of them without SHARD_COUNT), or stops.
+        shards = self.settings.shards or Shards.whole()
+        try:
+            await storage.claim_shards(shards)
+        except (ShardsTaken, StorageUnavailable) as exc:
+            await storage.close()
+            raise StartupError(f"cannot run {shards} on the database at {where}: {exc}.") from exc
         self._storage = storage
         if self.settings.font_path is not None:
             renderer.use_font(str(self.settings.font_path))
@@ -262,9 +278,20 @@ class PulucBot(commands.Bot):
             log.info("database closed")
 
 
+class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
+    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
+
+
+def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed) -> PulucBot:
+    """The bot class the settings ask for: sharded with SHARD_COUNT, else the plain one."""
+    if settings.shards is None:
+        return PulucBot(settings, seeds=seeds)
+    return ShardedPulucBot(settings, seeds=seeds)
+
+
 async def run_bot(settings: Settings) -> int:
     """Run the bot until it stops; return the exit code: 0 after a clean shutdown, 1 on a fatal error."""
-    bot = PulucBot(settings)
+    bot = bot_for(settings)
     loop = asyncio.get_running_loop()
     handled = install_signal_handlers(loop, bot)
     try:

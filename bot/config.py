@@ -34,11 +34,14 @@ from bot.settings_spec import (
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
     SETTINGS,
+    SHARD_COUNT,
+    SHARD_IDS,
     TURN_TIMER_SECONDS,
     N,
     NumberSetting,
 )
 from bot.storage.errors import UnsupportedDatabaseUrl
+from bot.storage.shards import Shards, parse_shard_ids
 from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
 
 __all__ = ["DEFAULT_DATABASE_URL", "ConfigError", "EnvFile", "Settings", "find_env_file", "load_settings"]
@@ -85,6 +88,8 @@ class Settings:
     command_cooldown_seconds: float = COMMAND_COOLDOWN_SECONDS.default
     max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
     font_path: Path | None = None
+    # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
+    shards: Shards | None = None
     env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
     # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
     misspelt: tuple[tuple[str, str], ...] = ()
@@ -157,6 +162,7 @@ def load_settings(environ: Mapping[str, str], env_file: EnvFile | Path | None = 
         command_cooldown_seconds=_number(values, COMMAND_COOLDOWN_SECONDS),
         max_open_games_per_user=_number(values, MAX_OPEN_GAMES_PER_USER),
         font_path=_font_path(values, base),
+        shards=_shards(values),
         env_file=env,
         misspelt=_misspelt(file_values),
     )
@@ -276,6 +282,32 @@ def _font_path(values: Mapping[str, str], base: Path) -> Path | None:
             "or leave FONT_PATH empty to use DejaVu Sans."
         )
     return path
+
+
+def _shards(values: Mapping[str, str]) -> Shards | None:
+    count_text, ids_text = values.get(SHARD_COUNT.name), values.get(SHARD_IDS.name)
+    if count_text is None:
+        if ids_text is not None:
+            raise ConfigError(
+                f"SHARD_IDS={ids_text} needs SHARD_COUNT, the number of shards of the whole deployment (the same in "
+                "every process), e.g. SHARD_COUNT=2 with SHARD_IDS=0 here and SHARD_IDS=1 in the other process."
+            )
+        return None
+    count = _whole_number(count_text)
+    if count is None or not 1 <= count <= SHARD_COUNT.maximum:
+        raise ConfigError(
+            f"SHARD_COUNT must be {SHARD_COUNT.rule}; got {count_text!r}. Leave it empty to run one process for "
+            "every server."
+        )
+    if ids_text is None:
+        return Shards.whole(count)
+    try:
+        ids = parse_shard_ids(ids_text, count)
+    except ValueError as exc:
+        raise ConfigError(
+            f"SHARD_IDS={ids_text} {exc}; write {SHARD_IDS.rule}, each from 0 to {count - 1}."
+        ) from None
+    return Shards(count, ids)
 
 
 def _whole_number(text: str) -> int | None:

@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import Settings
-from bot.storage import Inspection, SchemaTooNew, StorageUnavailable, UnsupportedDatabaseUrl, inspect_storage
+from bot.storage import (
+    Inspection,
+    SchemaTooNew,
+    SqliteUrl,
+    StorageUnavailable,
+    UnsupportedDatabaseUrl,
+    inspect_storage,
+)
 
 __all__ = ["BUILTIN_FONT", "Preflight", "PreflightError", "check_font", "preflight"]
 
@@ -48,6 +55,7 @@ class Preflight:
             str(env) if env is not None else "settings from the environment only",
             f"database {self.database.where}: {self.database.describe(starting=starting)}",
             f"board font: {self.font}",
+            describe_shards(self.settings),
         )
 
     @property
@@ -57,10 +65,31 @@ class Preflight:
 
 
 async def preflight(settings: Settings) -> Preflight:
-    """Check the database and the font `settings` name, changing nothing; `PreflightError` on a problem."""
+    """Check the shards, the database and the font `settings` name, changing nothing; `PreflightError` on a
+    problem."""
+    check_shards(settings)
     database = await inspect_database(settings)
     font = await asyncio.to_thread(check_font, settings.font_path)
     return Preflight(settings, database, font)
+
+
+def check_shards(settings: Settings) -> None:
+    """SHARD_IDS that leave shards to other processes need a database they can share: PostgreSQL."""
+    shards = settings.shards
+    if shards is not None and not shards.is_whole and isinstance(settings.database, SqliteUrl):
+        raise PreflightError(
+            f"SHARD_IDS runs {shards} in this process, so other processes would run the rest, but a SQLite "
+            "file serves one process only: use PostgreSQL (README, Scaling) or leave SHARD_IDS empty."
+        )
+
+
+def describe_shards(settings: Settings) -> str:
+    shards = settings.shards
+    if shards is None:
+        return "shards: one process for every server (SHARD_COUNT and SHARD_IDS empty)"
+    if shards.is_whole:
+        return f"shards: this process runs all {shards.count} shards of SHARD_COUNT={shards.count}"
+    return f"shards: this process runs {shards}; others on the same database run the rest"
 
 
 async def inspect_database(settings: Settings) -> Inspection:

@@ -37,7 +37,11 @@ def discord_clock() -> float:
 
 
 class Cooldowns:
-    """A short per-user pause between game-creating commands, shared by all of them."""
+    """A short per-user pause between game-creating commands, shared by all of them.
+
+    Kept per process: with several processes (SHARD_IDS) a user gets one pause per process, so at most one
+    new game per process per pause. That is enough for what it is for (a burst of clicks in one server), and
+    the limit that must hold everywhere, open games per host, is counted by the storage across processes."""
 
     def __init__(self, seconds: float, clock: Callable[[], float] = discord_clock) -> None:
         self.seconds = seconds
@@ -98,6 +102,7 @@ async def start_game_services(
         advisor=engine_advisor(settings.ai_budget_ms),
         clock=clock,
         limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
+        shards=settings.shards,
     )
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
     presenter = Presenter(

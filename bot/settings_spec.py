@@ -5,8 +5,9 @@ bounds from it (`/puluc new turn_timer`, `/puluc-admin settings turn_timer`) and
 (`bot/sessions/state.py`) their limits, so a value the loader accepts is never refused later by a command.
 `.env.example` and the README's configuration table list exactly these settings (a test holds them to it).
 
-This module is data: it imports no library and nothing of ours but the storage's default URL, so every layer
-may import it (`bot.sessions` may not import `bot.config`). It must never read the environment.
+This module is data: it imports no library and nothing of ours but the storage's default URL and shard
+bounds, so every layer may import it (`bot.sessions` may not import `bot.config`). It must never read the
+environment.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from bot.storage.shards import MAX_SHARD_COUNT
 from bot.storage.urls import DEFAULT_DATABASE_URL
 
 __all__ = [
@@ -28,11 +30,14 @@ __all__ = [
     "LOG_LEVEL",
     "MAX_OPEN_GAMES_PER_USER",
     "SETTINGS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
     "TURN_TIMER_SECONDS",
     "ChoiceSetting",
     "IdSetting",
     "NumberSetting",
     "Setting",
+    "ShardSetting",
     "TextSetting",
 ]
 
@@ -123,7 +128,26 @@ AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
 
-Setting = TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float]
+@dataclass(frozen=True, slots=True)
+class ShardSetting:
+    """Part of a deployment split over several processes (README, Scaling); unset: one process, every server."""
+
+    name: str
+    what: str
+    maximum: int = MAX_SHARD_COUNT
+    default: None = None
+
+    @property
+    def rule(self) -> str:
+        return self.what
+
+
+# SHARD_COUNT alone: this one process runs every shard of that count. With SHARD_IDS: only those shards, and
+# other processes (on one PostgreSQL database) run the rest. Neither: one process, discord.py's default.
+SHARD_COUNT = ShardSetting("SHARD_COUNT", f"a whole number of shards from 1 to {MAX_SHARD_COUNT}")
+SHARD_IDS = ShardSetting("SHARD_IDS", "this process's shards: one id (3), a range (0-3) or a list (0,2,5)")
+
+Setting = TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
 
 #: Every setting, in the order `.env.example` lists them.
 SETTINGS: tuple[Setting, ...] = (
@@ -138,4 +162,6 @@ SETTINGS: tuple[Setting, ...] = (
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
     FONT_PATH,
+    SHARD_COUNT,
+    SHARD_IDS,
 )

@@ -470,7 +470,7 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after `move`; raises IllegalMoveError (a ValueError) when it is not legal here."""
-        plan = self._legal().get(move)  # type: ignore[call-overload]
+        plan = self._legal().get(move)
         if plan is None:
             raise self._why_illegal(move)
         t = self._t
@@ -560,7 +560,7 @@ class Position:
 
     def move_effect(self, move: Move) -> MoveEffect:
         """What `move` would do, for labels; raises IllegalMoveError when it is not legal."""
-        plan = self._legal().get(move)  # type: ignore[call-overload]
+        plan = self._legal().get(move)
         if plan is None:
             raise self._why_illegal(move)
         moving = (plan.direction, self._turn) if plan.source == FROM_HOME else self._board[plan.source]

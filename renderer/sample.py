@@ -50,7 +50,7 @@ def find_position(rules: Rules, want: Callable[[Position], bool], seeds: range =
         for index, position in enumerate(record.positions()):
             event = record.events[index - 1] if index else None
             if event is not None and hasattr(event, "throws"):
-                throws = event.throws  # type: ignore[union-attr]
+                throws = event.throws
             if position.last_move is not None and want(position):
                 return position, throws
     raise LookupError("no seeded game reached the wanted position")

@@ -32,7 +32,7 @@ from PIL import Image
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 
-from bot.app import PulucBot
+from bot.app import PulucBot, bot_for
 from bot.config import Settings
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
@@ -272,8 +272,8 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
 
 
 def seeded_bot(settings: Settings, seed: int = GAME_SEED) -> PulucBot:
-    """The real bot, with game seeds from `seed_sequence(seed)`."""
-    return PulucBot(settings, seeds=seed_sequence(seed))
+    """The real bot (sharded when the settings say so), with game seeds from `seed_sequence(seed)`."""
+    return bot_for(settings, seeds=seed_sequence(seed))
 
 
 class MakeBot(Protocol):

@@ -3,14 +3,17 @@
     async with fresh_schema("bugs") as url:      # url = DATABASE_URL whose search_path is the new schema
         storage = await open_storage(url)
 
-The `postgres_url` fixture (tests/conftest.py) does this for one test. Schemas are named
-`<prefix>_test_<random>` and dropped afterwards, so tests never touch what others keep in the database.
+The `postgres_url` fixture (tests/conftest.py) does this for one test. Schemas are named `<prefix>_test_<random>`
+and dropped afterwards, so tests never touch what others keep in the database. `TcpProxy` stands between the
+bot and the server, to stop and start "the server" (or cut a connection at a COMMIT) without touching the
+shared one; `through(url, proxy)` is the DATABASE_URL that reaches the server through it.
 When the server cannot be reached the test is skipped with one reason that says how to point it at one,
 unless `PULUC_REQUIRE_POSTGRES=1` (set by .ci/run), which makes that a failure instead.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -66,6 +69,13 @@ async def _check_server(url: str) -> str | None:
     return None
 
 
+def through(url: str, proxy: TcpProxy) -> str:
+    """`url`, reaching its server through `proxy` (started)."""
+    parts = urlsplit(url)
+    auth = f"{parts.username}@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=f"{auth}127.0.0.1:{proxy.port}"))
+
+
 async def admin_connection() -> asyncpg.Connection:
     """A plain connection to the test server (skips or fails the test when there is none)."""
     url = server_url()
@@ -90,3 +100,71 @@ async def fresh_schema(prefix: str = "storage") -> AsyncIterator[str]:
             await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
     finally:
         await admin.close()
+
+
+class TcpProxy:
+    """Forwards 127.0.0.1:`port` to the PostgreSQL server; can go down, come back, and cut at a COMMIT."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._links: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.cut_at: bytes | None = None  # cut every connection once a client sends these bytes
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        self._cut()
+
+    async def close(self) -> None:
+        if self._server is not None and self._server.is_serving():
+            await self.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    def _cut(self) -> None:
+        for client, server in list(self._links):
+            client.transport.abort()
+            server.transport.abort()
+        self._links.clear()
+
+    def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.get_running_loop().create_task(self._link(reader, writer))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _link(self, client_reader: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
+        try:
+            server_reader, server = await asyncio.open_connection(*self.target)
+        except OSError:
+            client.transport.abort()
+            return
+        link = (client, server)
+        self._links.add(link)
+        await asyncio.gather(self._pipe(client_reader, server, upstream=True), self._pipe(server_reader, client),
+                             return_exceptions=True)
+        self._links.discard(link)
+        for writer in link:
+            writer.transport.abort()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, upstream: bool = False
+                    ) -> None:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+            if upstream and self.cut_at is not None and self.cut_at in data:
+                self.cut_at = None
+                # The server gets the whole COMMIT (and commits); the client never hears back.
+                await asyncio.sleep(0.2)
+                self._cut()
+                return
+        writer.close()  # one side hung up: so does the proxy towards the other

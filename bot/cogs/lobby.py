@@ -9,7 +9,6 @@ This module must never decide who may sit where or when a game starts: `bot.sess
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -21,7 +20,7 @@ from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession, Place, Player, SeatState
 from bot.sessions.balance import Split, best_split
 from bot.sessions.errors import HostOnly, NoGameHere
-from bot.sessions.state import ADDED_RULES
+from bot.sessions.state import ADDED_RULES, server_rules
 from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
@@ -62,8 +61,13 @@ class Lobby(PulucCog):
         setup: str | None,
         ranked: bool | None,
         turn_timer: int | None,
+        *,
+        fire: bool | None = None,
+        scorpion: bool | None = None,
+        eagle_returns: bool | None = None,
     ) -> GameOptions:
-        """The game options: what the caller chose, else the server's and channel's settings."""
+        """The game options: what the caller chose, else the server's and channel's settings (the server's
+        added rules only where the variant can take them: `server_rules`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise app_commands.NoPrivateMessage()  # games are played in servers only
         store = self.games.storage
@@ -71,12 +75,17 @@ class Lobby(PulucCog):
         channel_ranked = await store.channel_ranked(interaction.channel_id)
         if ranked and channel_ranked is False:
             raise Refusal("error.ranked_off")
+        chosen = variant or guild.default_variant or DEFAULT_VARIANT
+        defaults = server_rules(chosen, guild)
         return GameOptions(
-            variant=variant or guild.default_variant or DEFAULT_VARIANT,
+            variant=chosen,
             team_size=team_size,
             setup=setup,
             ranked=bool(channel_ranked) if ranked is None else ranked,
             turn_timer=turn_timer or guild.turn_timer_seconds or self.games.settings.turn_timer_seconds,
+            fire=defaults["fire"] if fire is None else fire,
+            scorpion=defaults["scorpion"] if scorpion is None else scorpion,
+            eagle_returns=defaults["eagle_returns"] if eagle_returns is None else eagle_returns,
         )
 
     def _admit_creation(self, interaction: discord.Interaction[Any], *, new_thread: bool = False) -> Place:
@@ -100,13 +109,13 @@ class Lobby(PulucCog):
         ranked: bool | None = None,
         turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
         thread: bool = False,
-        fire: bool = False,
-        scorpion: bool = False,
-        eagle_returns: bool = False,
+        fire: bool | None = None,
+        scorpion: bool | None = None,
+        eagle_returns: bool | None = None,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
-        chosen = await self._options(interaction, variant, team_size, setup, ranked, turn_timer)
-        options = replace(chosen, fire=fire, scorpion=scorpion, eagle_returns=eagle_returns)
+        options = await self._options(interaction, variant, team_size, setup, ranked, turn_timer, fire=fire,
+                                      scorpion=scorpion, eagle_returns=eagle_returns)
         options.rules()  # refuse impossible rules before anything is created
         host = player_of(interaction.user)
         manager = self.games.manager

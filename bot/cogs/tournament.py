@@ -8,7 +8,8 @@ are one ephemeral sentence. This module must never pair players, record results 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -40,9 +41,12 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
     return {option: option_description(command, option, GROUP) for option in options}
 
 
-def _which(command: str) -> Any:
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def _which(command: str) -> Callable[[_Command], _Command]:
     """The `tournament` option every command but create shares: rename and describe it per command."""
-    def decorate(func: Any) -> Any:
+    def decorate(func: _Command) -> _Command:
         func = app_commands.rename(tournament=option_name(command, "tournament", GROUP))(func)
         return app_commands.describe(tournament=option_description(command, "tournament", GROUP))(func)
     return decorate

@@ -2,7 +2,9 @@
 start-up, and firing their deadlines (AI pauses and turn timers).
 
 Limits that span games live here: one open game per channel or thread, and at most `max_open_per_host`
-open lobbies or games per host. Results of timer-driven actions (AI moves, time-outs) go to the listeners
+open lobbies or games per host (counted by the storage, so it holds across bot processes). With `shards`, the
+manager loads, times and plays only the games of servers on this process's shards; the storage refuses
+writes to any other (`Storage.claim_shards`). Results of timer-driven actions (AI moves, time-outs) go to the listeners
 the bot registers, since no interaction is waiting for them. This module must never import discord.
 """
 
@@ -24,8 +26,9 @@ from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
-from bot.storage.errors import GameNotFound
+from bot.storage.errors import GameNotFound, HostLimitReached
 from bot.storage.protocol import GameRepository
+from bot.storage.shards import Shards
 from bot.storage.types import SeatSpec
 from puluc import Move, Position
 
@@ -90,8 +93,10 @@ class SessionManager:
         clock: Clock = time.time,
         seeds: Callable[[], int] = system_seed,
         limits: Limits = Limits(),
+        shards: Shards | None = None,
     ) -> None:
         self.repository = repository
+        self.shards = shards  # None: every server's games
         self._picker = picker
         self._advisor = advisor or engine_advisor()
         self._clock = clock
@@ -108,13 +113,17 @@ class SessionManager:
 
     async def load(self) -> int:
         """Rebuild every open game from the repository (replayed off the event loop); return how many loaded."""
-        states, corrupt = await read_open_games(self.repository)
+        states, corrupt = await read_open_games(self.repository, self.owns)
         for bad in corrupt:
             log.error("%s; it stays in the database untouched and is not loaded", bad)
         for state in states:
             self._add(state)
         log.info("reloaded %d open games", len(states))
         return len(states)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the games of this server (always, without shards)."""
+        return self.shards is None or self.shards.owns(guild_id)
 
     def start_timers(self) -> None:
         """Start the deadline loop (idempotent)."""
@@ -264,12 +273,18 @@ class SessionManager:
                      ai_level=None if s.ai_level is None else ai_level_number(s.ai_level))
             for s in seats
         ]
-        with storage_errors():
-            game_id = await self.repository.create_game(
-                guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
-                variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
-                ranked=options.ranked, in_thread=place.in_thread, seats=specs,
-            )
+        # The host limit is counted again by the storage, in the creating transaction: other processes' games
+        # (servers on other shards) count too. Tournament matches have no host and no limit.
+        limit = self.limits.max_open_per_host if host_id is not None else None
+        try:
+            with storage_errors():
+                game_id = await self.repository.create_game(
+                    guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
+                    variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
+                    ranked=options.ranked, in_thread=place.in_thread, seats=specs, host_limit=limit,
+                )
+        except HostLimitReached as exc:
+            raise TooManyGames(str(exc), limit=exc.limit) from exc
         state = GameState(
             game_id=game_id, place=place, host_id=host_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
@@ -138,6 +139,10 @@ def _replay_all(logs: tuple[GameLog, ...]) -> tuple[list[GameState], list[Corrup
     return states, corrupt
 
 
-async def read_open_games(repository: GameRepository) -> tuple[list[GameState], list[CorruptGame]]:
-    """Every open game (lobbies and running games) replayed in one worker thread, and those that failed."""
-    return await asyncio.to_thread(_replay_all, await repository.open_games())
+async def read_open_games(
+    repository: GameRepository, owned: Callable[[int | None], bool] = lambda guild_id: True
+) -> tuple[list[GameState], list[CorruptGame]]:
+    """Every open game (lobbies and running games) of a server `owned(guild_id)` accepts (this process's
+    shards), replayed in one worker thread, and those that failed."""
+    logs = tuple(stored for stored in await repository.open_games() if owned(stored.game.guild_id))
+    return await asyncio.to_thread(_replay_all, logs)

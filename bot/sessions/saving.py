@@ -12,22 +12,25 @@ import enum
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.sessions.errors import GameOver, NotSaved, StaleAction
-from bot.storage.errors import DuplicateEvent, EventGap, GameStateError, StorageUnavailable
+from bot.sessions.errors import GameNotOpen, GameOver, NotSaved, StaleAction
+from bot.storage.errors import DuplicateEvent, EventGap, GameStateError, ShardNotHeld, StorageUnavailable
 from bot.storage.protocol import GameRepository
 from bot.storage.types import NewEvent
 
 
 @contextmanager
 def storage_errors(not_saved: type[NotSaved] = NotSaved) -> Iterator[None]:
-    """The store's refusals, in the players' terms: somebody acted first, the game already ended, or the
-    database could not save it now (`not_saved`, which names what was not done)."""
+    """The store's refusals, in the players' terms: somebody acted first, the game already ended (or belongs
+    to another bot process), or the database could not save it now (`not_saved`, which names what was not
+    done)."""
     try:
         yield
     except (DuplicateEvent, EventGap) as exc:
         raise StaleAction(str(exc)) from exc
     except GameStateError as exc:
         raise GameOver(str(exc)) from exc
+    except ShardNotHeld as exc:  # another bot process owns the game (its server's shard): not ours to play
+        raise GameNotOpen(str(exc)) from exc
     except StorageUnavailable as exc:
         raise not_saved(str(exc), reason=exc.reason) from exc
 

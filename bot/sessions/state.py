@@ -12,7 +12,7 @@ from typing import Literal
 
 from bot.sessions.errors import InvalidOptions
 from bot.settings_spec import TURN_TIMER_SECONDS
-from bot.storage.types import EndReason, GameStatus
+from bot.storage.types import EndReason, GameStatus, GuildSettings
 from puluc import PRESETS, SETUPS, InvalidRulesError, Move, MoveEffect, Position, Rules, Throw
 from puluc.record import GameRecord, MoveEvent, ThrowEvent
 
@@ -106,6 +106,26 @@ class GameOptions:
         except InvalidRulesError as exc:
             # The engine's code and fields go along, so the refusal is said in the player's language.
             raise InvalidOptions(str(exc), code=exc.code.value, **exc.params) from exc
+
+
+def rule_fits(variant: str, rule: str) -> bool:
+    """Whether the added rule `rule` ("fire", "scorpion", "eagle_returns") can be added to `variant`."""
+    try:
+        Rules.preset(variant, **{rule: True})
+    except InvalidRulesError:
+        return False
+    return True
+
+
+def server_rules(variant: str, guild: GuildSettings) -> dict[str, bool]:
+    """The rules a server adds to its games by default, as far as `variant` can take them.
+
+    `/puluc-admin settings` refuses defaults that do not suit the server's own default variant; a game of
+    another variant (chosen by its host) simply goes without the defaults that variant cannot take, since the
+    host never asked for them. A rule the host names (True or False) is the host's and always wins.
+    """
+    wanted = {"fire": guild.fire, "scorpion": guild.scorpion, "eagle_returns": guild.eagle_returns}
+    return {name: bool(wanted[name]) and rule_fits(variant, name) for name in ADDED_RULES}
 
 
 @dataclass(frozen=True, slots=True)

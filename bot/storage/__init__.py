@@ -22,10 +22,13 @@ from bot.storage.errors import (
     EventGap,
     GameNotFound,
     GameStateError,
+    HostLimitReached,
     InvalidSeat,
     PlayerInOpenGame,
     SchemaTooNew,
     SchemaTooOld,
+    ShardNotHeld,
+    ShardsTaken,
     StorageError,
     StorageUnavailable,
     UnknownEventKind,
@@ -33,6 +36,7 @@ from bot.storage.errors import (
 )
 from bot.storage.inspection import Inspection, inspect_storage
 from bot.storage.protocol import GameRepository, Storage
+from bot.storage.shards import Shards
 from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteUrl, parse_database_url
 
 if TYPE_CHECKING:
@@ -46,12 +50,16 @@ __all__ = [
     "GameNotFound",
     "GameRepository",
     "GameStateError",
+    "HostLimitReached",
     "Inspection",
     "InvalidSeat",
     "PlayerInOpenGame",
     "PostgresUrl",
     "SchemaTooNew",
     "SchemaTooOld",
+    "ShardNotHeld",
+    "Shards",
+    "ShardsTaken",
     "SqliteUrl",
     "Storage",
     "StorageError",

@@ -98,3 +98,21 @@ class AlreadyEntered(StorageError):
 
 class SeasonNotFound(StorageError):
     """The server has no closed season with this number."""
+
+
+class ShardsTaken(StorageError):
+    """claim_shards refused: another live process holds one of these shards (or runs another SHARD_COUNT, or
+    uses this SQLite file). The message is one line saying which, and what to change."""
+
+
+class ShardNotHeld(StorageError):
+    """A write to a game or tournament of a server on a shard this process does not hold (any more): another
+    process owns it, and nothing was written."""
+
+
+class HostLimitReached(StorageError):
+    """create_game refused: the host already hosts `limit` open lobbies or games (in any process)."""
+
+    def __init__(self, message: str, *, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage.season_types import Season, SeasonPage
+from bot.storage.shards import Shards
 from bot.storage.tournament_types import (
     DecidedBy,
     Entrant,
@@ -66,7 +67,11 @@ class GameRepository(Protocol):
         in_thread: bool = False,
         message_id: int | None = None,
         seats: Sequence[SeatSpec] = (),
-    ) -> int: ...
+        host_limit: int | None = None,
+    ) -> int:
+        """Open a lobby; with `host_limit`, HostLimitReached when the host already hosts that many open games
+        (counted in the same transaction, so it holds across processes)."""
+        ...
 
     async def set_seat(self, game_id: int, spec: SeatSpec) -> None: ...
 
@@ -211,6 +216,14 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
 
     async def close(self) -> None: ...
 
+    async def claim_shards(self, shards: Shards) -> None:
+        """Make this process the one writer of the games and tournaments of servers on `shards`
+        (bot.storage.shards), until `close` or the process's end: ShardsTaken when another live process holds
+        one of them. From then on a write to a game or tournament of a server on another shard, or on one taken
+        over, raises ShardNotHeld and writes nothing (checked in the write's own transaction). A store that
+        never claimed writes any game."""
+        ...
+
     # -- health
     async def integrity_check(self) -> str:
         """"ok", or the problems the database found in itself."""
@@ -235,7 +248,12 @@ class Storage(GameRepository, TournamentStore, SeasonStore, Protocol):
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
-    ) -> GuildSettings: ...
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
+    ) -> GuildSettings:
+        """Change the given settings (None resets one to the bot's default) and return them all."""
+        ...
 
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None: ...
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -169,7 +169,7 @@ def check_ladder(ladder: str) -> Ladder:
     """`ladder` as a Ladder, or ValueError for a name that is none."""
     if ladder not in LADDERS:
         raise ValueError(f"the ladder is 'duel' or 'team', not {ladder!r}")
-    return cast(Ladder, ladder)
+    return ladder
 
 
 def ladder_for(seat_count: int) -> Ladder:

@@ -51,10 +51,19 @@ UNCHANGED = Unchanged.UNCHANGED
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
+    """A server's defaults for new games; None leaves a setting to the bot's default.
+
+    `fire`, `scorpion` and `eagle_returns` are the rules a game adds to its variant when its host does not say
+    (True adds it, False and None do not); which variants can take them is the sessions' business.
+    """
+
     guild_id: int
     default_variant: str | None
     turn_timer_seconds: int | None
     locale: str | None
+    fire: bool | None = None
+    scorpion: bool | None = None
+    eagle_returns: bool | None = None
 
     def updated(
         self,
@@ -62,15 +71,24 @@ class GuildSettings:
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
             raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
+        for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
+            if not isinstance(value, bool | Unchanged | None):
+                raise ValueError(f"{name} is True, False or None, not {value!r}")
         return GuildSettings(
             self.guild_id,
             self.default_variant if isinstance(default_variant, Unchanged) else default_variant,
             self.turn_timer_seconds if isinstance(turn_timer_seconds, Unchanged) else turn_timer_seconds,
             self.locale if isinstance(locale, Unchanged) else locale,
+            self.fire if isinstance(fire, Unchanged) else fire,
+            self.scorpion if isinstance(scorpion, Unchanged) else scorpion,
+            self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
         )
 
 

@@ -79,13 +79,18 @@ def added_rules(variant: str, rules: Rules) -> tuple[str, ...]:
     return tuple(added)
 
 
-def game_variant(state: GameState, lang: str) -> str:
-    """The variant of a game with what was added to it: "Ants + fire + scorpion"."""
-    name = variant_title(state.variant, lang)
-    added = added_rules(state.variant, state.rules)
+def variant_with_rules(variant: str, rules: Rules, lang: str) -> str:
+    """A variant with what these rules add to it: "Ants + fire + scorpion" (just "Ants" when nothing)."""
+    name = variant_title(variant, lang)
+    added = added_rules(variant, rules)
     if not added:
         return name
     return t("variant.with_options", lang, variant=name, options=" + ".join(t(f"option.{a}", lang) for a in added))
+
+
+def game_variant(state: GameState, lang: str) -> str:
+    """The variant of a game with what was added to it: "Ants + fire + scorpion"."""
+    return variant_with_rules(state.variant, state.rules, lang)
 
 
 def game_title(state: GameState, lang: str) -> str:

@@ -8,10 +8,9 @@ is it coming back on the same port.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import discord
 import pytest
@@ -31,75 +30,7 @@ from tests.helpers import (
     move_ids,
     said,
 )
-from tests.postgres import fresh_schema
-
-
-class TcpProxy:
-    """Forwards 127.0.0.1:`port` to the PostgreSQL server; can go down, come back, and cut at a COMMIT."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.port = 0
-        self._server: asyncio.Server | None = None
-        self._links: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.cut_at: bytes | None = None  # cut every connection once a client sends these bytes
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        self._cut()
-
-    async def close(self) -> None:
-        if self._server is not None and self._server.is_serving():
-            await self.stop()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._server is not None:
-            await self._server.wait_closed()
-
-    def _cut(self) -> None:
-        for client, server in list(self._links):
-            client.transport.abort()
-            server.transport.abort()
-        self._links.clear()
-
-    def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.get_running_loop().create_task(self._link(reader, writer))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _link(self, client_reader: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
-        try:
-            server_reader, server = await asyncio.open_connection(*self.target)
-        except OSError:
-            client.transport.abort()
-            return
-        link = (client, server)
-        self._links.add(link)
-        await asyncio.gather(self._pipe(client_reader, server, upstream=True), self._pipe(server_reader, client),
-                             return_exceptions=True)
-        self._links.discard(link)
-        for writer in link:
-            writer.transport.abort()
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, upstream: bool = False
-                    ) -> None:
-        while data := await reader.read(65536):
-            writer.write(data)
-            await writer.drain()
-            if upstream and self.cut_at is not None and self.cut_at in data:
-                self.cut_at = None
-                # The server gets the whole COMMIT (and commits); the client never hears back.
-                await asyncio.sleep(0.2)
-                self._cut()
-                return
-        writer.close()  # one side hung up: so does the proxy towards the other
+from tests.postgres import TcpProxy, fresh_schema, through
 
 
 @pytest.fixture
@@ -109,9 +40,8 @@ async def postgres() -> AsyncIterator[tuple[str, TcpProxy]]:
         parts = urlsplit(url)
         proxy = TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432)
         await proxy.start()
-        auth = f"{parts.username}@" if parts.username else ""
         try:
-            yield urlunsplit(parts._replace(netloc=f"{auth}127.0.0.1:{proxy.port}")), proxy
+            yield through(url, proxy), proxy
         finally:
             await proxy.close()
 

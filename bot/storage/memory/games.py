@@ -14,7 +14,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.storage.errors import DuplicateEvent, EventGap, GameNotFound, GameStateError
+from bot.storage.errors import (
+    DuplicateEvent,
+    EventGap,
+    GameNotFound,
+    GameStateError,
+    HostLimitReached,
+    ShardNotHeld,
+)
+from bot.storage.shards import Shards
 from bot.storage.types import (
     END_REASONS,
     UNCHANGED,
@@ -55,6 +63,7 @@ class MemoryGames:
         self._channels: dict[int, tuple[int, bool]] = {}  # channel -> (guild, ranked)
         self._players: dict[int, StoredPlayer] = {}
         self.fail_next: Exception | None = None
+        self._shards: Shards | None = None
 
     def _maybe_fail(self) -> None:
         if self.fail_next is not None:
@@ -68,6 +77,21 @@ class MemoryGames:
         if allowed and game.status not in allowed:
             raise GameStateError(f"game {game_id} is {game.status}; this needs it to be {' or '.join(allowed)}")
         return game
+
+    def _writable(self, game_id: int, *allowed: str) -> Game:
+        """`_game`, for a write: ShardNotHeld when this store claimed shards and the game is on another."""
+        game = self._game(game_id, *allowed)
+        self._check_shard(game.guild_id)
+        return game
+
+    def _check_shard(self, guild_id: int | None) -> None:
+        if self._shards is not None and not self._shards.owns(guild_id):
+            raise ShardNotHeld(f"server {guild_id} is on a shard this store does not hold ({self._shards})")
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Hold `shards`: memory is one process, so nobody else can hold them; writes to other shards' games
+        are refused from now on, as in the SQL backends."""
+        self._shards = shards
 
     def _put(self, game: Game, **changes: Any) -> None:
         self._games[game.game_id] = replace(game, updated_at=self._clock(), **changes)
@@ -90,10 +114,14 @@ class MemoryGames:
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         self._maybe_fail()
         new = (await self.guild_settings(guild_id)).updated(
-            default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
+            default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
+            scorpion=scorpion, eagle_returns=eagle_returns,
         )
         self._guilds[guild_id] = new
         return new
@@ -125,8 +153,14 @@ class MemoryGames:
         in_thread: bool = False,
         message_id: int | None = None,
         seats: Sequence[SeatSpec] = (),
+        host_limit: int | None = None,
     ) -> int:
         self._maybe_fail()
+        self._check_shard(guild_id)
+        if host_limit is not None and host_id is not None:
+            hosted = sum(1 for g in self._games.values() if g.host_id == host_id and g.status in OPEN_STATUSES)
+            if hosted >= host_limit:
+                raise HostLimitReached(f"user {host_id} hosts {hosted} open games already", limit=host_limit)
         game_id, self._next_id = self._next_id, self._next_id + 1
         now = self._clock()
         if guild_id is not None:
@@ -146,7 +180,7 @@ class MemoryGames:
 
     async def set_seat(self, game_id: int, spec: SeatSpec) -> None:
         self._maybe_fail()
-        game = self._game(game_id, "lobby")
+        game = self._writable(game_id, "lobby")
         self._touch_players([spec])
         seats = [s for s in game.seats if s.seat != spec.seat]
         seats.append(Seat(spec.seat, spec.user_id, spec.ai_level, spec.display_name, 0, None))
@@ -154,19 +188,19 @@ class MemoryGames:
 
     async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
         self._maybe_fail()
-        game = self._game(game_id, "lobby")
+        game = self._writable(game_id, "lobby")
         self._touch_players(specs)
         seats = [Seat(s.seat, s.user_id, s.ai_level, s.display_name, 0, None) for s in specs]
         self._put(game, seats=tuple(sorted(seats, key=turn_order)))
 
     async def remove_seat(self, game_id: int, seat: str) -> None:
         self._maybe_fail()
-        game = self._game(game_id, "lobby")
+        game = self._writable(game_id, "lobby")
         self._put(game, seats=tuple(s for s in game.seats if s.seat != seat))
 
     async def set_message(self, game_id: int, message_id: int | None, *, in_thread: bool | None = None) -> None:
         self._maybe_fail()
-        game = self._game(game_id)
+        game = self._writable(game_id)
         self._put(game, message_id=message_id, in_thread=game.in_thread if in_thread is None else in_thread)
 
     async def start_game(
@@ -183,7 +217,7 @@ class MemoryGames:
         if first_team not in ("A", "B"):
             raise ValueError(f"the first team is 'A' or 'B', not {first_team!r}")
         self._maybe_fail()
-        game = self._game(game_id, "lobby")
+        game = self._writable(game_id, "lobby")
         self._put(game, status="running", first_team=first_team, throw_off=copy.deepcopy(list(throw_off)),
                   seed=seed, snapshot_ppn=snapshot_ppn, snapshot_seq=0, turn_deadline=turn_deadline,
                   rules=game.rules if rules is None else copy.deepcopy(dict(rules)))
@@ -218,7 +252,7 @@ class MemoryGames:
             raise ValueError("append_events needs at least one event")
         check_kinds(events)
         self._maybe_fail()
-        game = self._append(self._game(game_id), first_seq, events, snapshot_ppn)
+        game = self._append(self._writable(game_id), first_seq, events, snapshot_ppn)
         seats = tuple(replace(s, consecutive_timeouts=(timeouts or {}).get(s.seat, s.consecutive_timeouts))
                       for s in game.seats)
         deadline = game.turn_deadline if isinstance(turn_deadline, Unchanged) else turn_deadline
@@ -245,7 +279,7 @@ class MemoryGames:
         if events and first_seq is None:
             raise ValueError("first_seq is needed with events")
         self._maybe_fail()
-        game = self._game(game_id, "running")
+        game = self._writable(game_id, "running")
         if events:
             assert first_seq is not None
             game = self._append(game, first_seq, events, snapshot_ppn)
@@ -261,7 +295,7 @@ class MemoryGames:
 
     async def cancel_game(self, game_id: int, payload: Mapping[str, Any] | None = None) -> None:
         self._maybe_fail()
-        game = self._game(game_id)
+        game = self._writable(game_id)
         if game.status == "running":
             game = self._append(game, game.last_seq + 1, [NewEvent("cancel", dict(payload or {}))], None)
         elif game.status != "lobby":

@@ -53,12 +53,20 @@ class MemoryTournaments(MemorySeasons):
                 f"tournament {tournament_id} is {found.status}; this needs it to be {' or '.join(allowed)}")
         return found
 
+    def _for_write(self, tournament_id: int, *allowed: str) -> Tournament:
+        """`_tournament`, for a write: ShardNotHeld when this store claimed shards and the tournament's server
+        is on another (a tournament belongs to its server's shard, like the games)."""
+        found = self._tournament(tournament_id, *allowed)
+        self._check_shard(found.guild_id)
+        return found
+
     def _save(self, tournament: Tournament, **changes: Any) -> None:
         self._tournaments[tournament.tournament_id] = replace(tournament, **changes)
 
     async def create_tournament(
         self, *, guild_id: int, channel_id: int, creator_id: int, settings: TournamentSettings
     ) -> int:
+        self._check_shard(guild_id)
         tournament_id = max(self._tournaments, default=0) + 1
         self._tournaments[tournament_id] = Tournament(
             tournament_id, guild_id, channel_id, None, creator_id, settings, "open", None, 0, None, self._clock(),
@@ -66,7 +74,7 @@ class MemoryTournaments(MemorySeasons):
         return tournament_id
 
     async def join_tournament(self, tournament_id: int, user_id: int, display_name: str) -> Entrant:
-        found = self._tournament(tournament_id, "open")
+        found = self._for_write(tournament_id, "open")
         if found.entrant_of(user_id) is not None:
             raise AlreadyEntered(f"user {user_id} is already in tournament {tournament_id}")
         entrant = Entrant(max((e.number for e in found.entrants), default=0) + 1, user_id, display_name)
@@ -74,18 +82,18 @@ class MemoryTournaments(MemorySeasons):
         return entrant
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
-        found = self._tournament(tournament_id, "open")
+        found = self._for_write(tournament_id, "open")
         self._save(found, entrants=tuple(e for e in found.entrants if e.user_id != user_id))
 
     async def start_tournament(self, tournament_id: int, *, entrants: Sequence[Entrant], rounds: int) -> None:
-        found = self._tournament(tournament_id, "open")
+        found = self._for_write(tournament_id, "open")
         seeded = {e.number: e for e in entrants}
         updated = tuple(replace(e, rating=seeded[e.number].rating, seed=seeded[e.number].seed)
                         if e.number in seeded else e for e in found.entrants)
         self._save(found, status="running", rounds=rounds, entrants=updated)
 
     async def add_round(self, tournament_id: int, round_no: int, matches: Sequence[Match], deadline: float) -> None:
-        found = self._tournament(tournament_id, "running")
+        found = self._for_write(tournament_id, "running")
         if round_no != found.round + 1:
             raise TournamentStateError(f"tournament {tournament_id} is at round {found.round}, not {round_no - 1}")
         added = tuple(Match(round_no, m.board, m.a, m.b, outcome=m.outcome, decided_by=m.decided_by)
@@ -99,7 +107,7 @@ class MemoryTournaments(MemorySeasons):
     async def set_match_game(
         self, tournament_id: int, round_no: int, board: int, *, game_id: int, thread_id: int
     ) -> None:
-        found = self._tournament(tournament_id, "running")
+        found = self._for_write(tournament_id, "running")
         self._change_match(found, round_no, board, game_id=game_id, thread_id=thread_id)
 
     async def decide_match(
@@ -112,7 +120,7 @@ class MemoryTournaments(MemorySeasons):
         decided_by: DecidedBy,
         chance_a: float | None = None,
     ) -> bool:
-        found = self._tournament(tournament_id, "running")
+        found = self._for_write(tournament_id, "running")
         match = next((m for m in found.matches if (m.round, m.board) == (round_no, board)), None)
         if match is None or match.decided:
             return False
@@ -120,15 +128,15 @@ class MemoryTournaments(MemorySeasons):
         return True
 
     async def finish_tournament(self, tournament_id: int) -> None:
-        found = self._tournament(tournament_id, "running")
+        found = self._for_write(tournament_id, "running")
         self._save(found, status="finished", round_deadline=None, finished_at=self._clock())
 
     async def cancel_tournament(self, tournament_id: int) -> None:
-        found = self._tournament(tournament_id, "open", "running")
+        found = self._for_write(tournament_id, "open", "running")
         self._save(found, status="cancelled", round_deadline=None, finished_at=self._clock())
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
-        self._save(self._tournament(tournament_id), message_id=message_id)
+        self._save(self._for_write(tournament_id), message_id=message_id)
 
     async def tournament(self, tournament_id: int) -> Tournament:
         return self._tournament(tournament_id)

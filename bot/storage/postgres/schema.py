@@ -257,7 +257,29 @@ _V4 = (
     "CREATE INDEX season_standings_by_user ON season_standings (user_id) WHERE user_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+# Version 5: which bot process holds which shard (`bot.storage.shards`; SQLite's version 6). The holder also
+# keeps a session-level advisory lock per shard on a connection of its own, so a process that dies (its
+# connection closes) frees its shards at once; a game write checks the row in the same transaction.
+_V5 = (
+    """
+    CREATE TABLE shard_leases (
+        shard_count  integer NOT NULL CHECK (shard_count >= 1),
+        shard_id     integer NOT NULL CHECK (shard_id >= 0 AND shard_id < shard_count),
+        owner        text NOT NULL,             -- a random token of the process that holds it
+        acquired_at  double precision NOT NULL,
+        PRIMARY KEY (shard_count, shard_id)
+    )
+    """,
+)
+
+# Version 6: a server's default added rules (SQLite's version 7); NULL = not added.
+_V6 = (
+    "ALTER TABLE guilds ADD COLUMN fire boolean",
+    "ALTER TABLE guilds ADD COLUMN scorpion boolean",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns boolean",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 # pg_advisory_lock(key1, key2): key1 says "Puluc schema migration", key2 is the schema's name hashed, so

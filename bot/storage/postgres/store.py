@@ -19,9 +19,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
+from bot.storage.errors import ShardsTaken
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
+from bot.storage.postgres.leases import LeaseKeeper
+from bot.storage.shards import Shards
 from bot.storage.sql import versions
+from bot.storage.sql.leases import new_owner
 from bot.storage.sql.port import POSTGRES, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
 from bot.storage.urls import PostgresUrl
@@ -70,7 +74,8 @@ class PostgresTransaction:
 
     async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
         try:
-            return await self._conn.fetch(numbered(sql), *args)
+            rows: Sequence[Row] = await self._conn.fetch(numbered(sql), *args)
+            return rows
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
 
@@ -143,16 +148,44 @@ async def open_store(
         if isinstance(exc, DRIVER_ERRORS):
             raise translate(exc) from exc
         raise
-    return PostgresStore(url, pool, clock)
+    return PostgresStore(url, pool, clock, settings)
 
 
 class PostgresStore(SqlStore):
     """Storage in one PostgreSQL database (schema: the URL's search_path, else public)."""
 
-    def __init__(self, url: PostgresUrl, pool: asyncpg.Pool, clock: Clock) -> None:
+    def __init__(
+        self, url: PostgresUrl, pool: asyncpg.Pool, clock: Clock, server_settings: dict[str, str] | None = None
+    ) -> None:
         super().__init__(POSTGRES, clock)
         self._url = url
         self._pool = pool
+        self._server_settings = dict(server_settings or {})
+        self._keeper: LeaseKeeper | None = None
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Hold `shards` for this process's life (`bot.storage.postgres.leases`); ShardsTaken when a live
+        process holds one of them or runs another SHARD_COUNT."""
+        if self._keeper is not None:
+            raise RuntimeError(f"this store holds {self._keeper.shards} already; a process claims its shards once")
+        keeper = LeaseKeeper(self._connect_lease, new_owner(), shards, self._clock)
+        try:
+            await keeper.claim()
+        except ShardsTaken:
+            # A refused store holds nothing and writes nothing, even if its process went on by mistake.
+            self._owner, self._shards = keeper.owner, shards
+            raise
+        except DRIVER_ERRORS as exc:
+            raise translate(exc) from exc
+        self._keeper = keeper
+        self._owner, self._shards = keeper.owner, shards
+
+    async def _connect_lease(self) -> asyncpg.Connection:
+        settings = {**self._server_settings, "application_name": "puluc-bot shard leases"}
+        try:
+            return await asyncpg.connect(self._url.dsn, timeout=CONNECT_TIMEOUT_S, server_settings=settings)
+        except DRIVER_ERRORS as exc:
+            raise translate(exc) from exc
 
     @property
     def where(self) -> str:
@@ -161,6 +194,9 @@ class PostgresStore(SqlStore):
 
     async def close(self) -> None:
         try:
+            keeper, self._keeper = self._keeper, None
+            if keeper is not None:
+                await keeper.close()
             await self._pool.close()
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
@@ -170,6 +206,8 @@ class PostgresStore(SqlStore):
         """One READ COMMITTED transaction; a driver error anywhere in it (COMMIT included) rolls it back and
         leaves as a `StorageError`."""
         try:
+            if self._keeper is not None:
+                await self._keeper.ensure()  # never write while the shards' locks are not held
             async with self._transaction() as conn:
                 yield PostgresTransaction(conn)
         except DRIVER_ERRORS as exc:

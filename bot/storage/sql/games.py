@@ -19,9 +19,10 @@ from bot.storage.errors import (
     EventGap,
     GameNotFound,
     GameStateError,
+    HostLimitReached,
 )
+from bot.storage.sql.leases import LeaseQueries
 from bot.storage.sql.port import Row, Transaction
-from bot.storage.sql.settings import SettingsQueries
 from bot.storage.types import (
     END_REASONS,
     UNCHANGED,
@@ -47,8 +48,8 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class GameQueries(SettingsQueries):
-    """Games, seats and events, on top of the settings."""
+class GameQueries(LeaseQueries):
+    """Games, seats and events, on top of the settings and the shard leases."""
 
     async def _finish_rating(self, tx: Transaction, game_id: int, winner: str | None, now: float) -> FinishReport:
         """Rate a game inside finish_game's transaction: `bot.storage.sql.ladders.LadderQueries` does."""
@@ -84,10 +85,24 @@ class GameQueries(SettingsQueries):
         in_thread: bool = False,
         message_id: int | None = None,
         seats: Sequence[SeatSpec] = (),
+        host_limit: int | None = None,
     ) -> int:
-        """Open a lobby and return the new game id."""
+        """Open a lobby and return the new game id.
+
+        `host_limit`: HostLimitReached when the host already hosts that many open games, counted in the same
+        transaction with the host's player row locked, so two processes cannot both let a host past it.
+        """
         now = self._clock()
         async with self._write() as tx:
+            await self._check_lease(tx, guild_id)
+            if host_limit is not None and host_id is not None:
+                await self._upsert_players(tx, seats)  # locks the host's row (the host sits in the lobby)
+                row = await tx.fetchrow(
+                    f"SELECT count(*) FROM games WHERE host_id = ? AND {OPEN}", host_id
+                )
+                hosted = 0 if row is None else int(row[0])
+                if hosted >= host_limit:
+                    raise HostLimitReached(f"user {host_id} hosts {hosted} open games already", limit=host_limit)
             if guild_id is not None:
                 await self._ensure_guild(tx, guild_id)
             row = await tx.fetchrow(
@@ -126,12 +141,14 @@ class GameQueries(SettingsQueries):
             )
 
     async def _status(self, tx: Transaction, game_id: int) -> tuple[str, int]:
-        """The game's status and last event number, its row locked until the transaction ends."""
+        """The game's status and last event number, its row locked until the transaction ends; ShardNotHeld
+        when another process holds the game's shard."""
         row = await tx.fetchrow(
-            "SELECT status, last_seq FROM games WHERE game_id = ?" + self._dialect.lock_rows, game_id
+            "SELECT status, last_seq, guild_id FROM games WHERE game_id = ?" + self._dialect.lock_rows, game_id
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
+        await self._check_lease(tx, row[2])
         return row[0], row[1]
 
     async def _require(self, tx: Transaction, game_id: int, *allowed: str) -> int:
@@ -170,17 +187,20 @@ class GameQueries(SettingsQueries):
 
     async def set_message(self, game_id: int, message_id: int | None, *, in_thread: bool | None = None) -> None:
         """Remember which message shows the game now (and whether it lives in a thread)."""
+        held, lease_args = self._lease_condition("games")
         async with self._write() as tx:
             changed = await tx.execute(
                 "UPDATE games SET message_id = ?, in_thread = coalesce(?, in_thread), updated_at = ? "
-                "WHERE game_id = ?",
+                "WHERE game_id = ?" + held,
                 message_id,
                 in_thread,
                 self._clock(),
                 game_id,
+                *lease_args,
             )
             if not changed:
-                raise GameNotFound(f"there is no game {game_id}")
+                await self._status(tx, game_id)  # GameNotFound or ShardNotHeld
+                raise AssertionError(f"game {game_id} exists on a held shard but was not updated")
 
     async def start_game(
         self,
@@ -256,12 +276,14 @@ class GameQueries(SettingsQueries):
             args.append(turn_deadline)
         # Compare-and-set on last_seq first: the common path is one UPDATE and one INSERT, and the reason
         # for a refusal is looked up only when it happens. A concurrent writer of the same game waits for
-        # this row and then finds last_seq moved on.
+        # this row and then finds last_seq moved on. The shard's lease is checked in the same statement.
+        held, lease_args = self._lease_condition("games")
         changed = await tx.execute(
-            f"UPDATE games SET {', '.join(sets)} WHERE game_id = ? AND status = 'running' AND last_seq = ?",
+            f"UPDATE games SET {', '.join(sets)} WHERE game_id = ? AND status = 'running' AND last_seq = ?" + held,
             *args,
             game_id,
             first_seq - 1,
+            *lease_args,
         )
         if changed != 1:
             known = await self._require(tx, game_id, "running")

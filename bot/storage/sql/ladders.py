@@ -6,6 +6,10 @@ and each quarter point of conservative rating, so a rank is a sum over at most 3
 buckets plus an exact count inside the player's own bucket. Two raters of the same players (even in two
 processes) never lose an update: the players' rows are locked, in user id order, before their ratings are
 read, and ladder_counts rows are changed in key order, so raters wait for each other and never deadlock.
+A rating of a server game and that server's season start (`bot.storage.sql.seasons`) both lock the server's
+`guilds` row before anything else of the ratings (the rater shared, the season exclusively): under READ
+COMMITTED they would otherwise interleave, rating into the old season after its archive was read, or
+writing an old season's rating back after the reset.
 Must never import a database driver, discord or puluc.
 """
 
@@ -96,6 +100,11 @@ class LadderQueries(GameQueries):
         if reason is None:  # only a game that would count looks for earlier ones between the same line-ups
             repeats = await self._same_lineup_games(tx, seats, ladder, now)
             reason = ratings.unranked_reason(**facts, same_lineup_games=repeats)
+        if reason is None and guild_id is not None:
+            # The server's row first, shared: raters of one server pass each other, but a season start (which
+            # locks it exclusively, first too) and this rating happen one after the other, never interleaved.
+            await self._ensure_guild(tx, guild_id)
+            await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._dialect.lock_shared, guild_id)
         users = sorted({s.user_id for s in seats if s.user_id is not None})
         if users:
             marks = _marks(users)

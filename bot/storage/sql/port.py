@@ -57,6 +57,7 @@ class Dialect:
     trunc: str  # toward zero, like Python's int(): UTC day numbers
     floor: str  # toward minus infinity, like math.floor: rating buckets (ratings may be negative)
     lock_rows: str  # appended to a SELECT whose rows must stay locked until the transaction ends
+    lock_shared: str = ""  # appended to a SELECT whose rows must not change until the transaction ends
 
 
 SQLITE = Dialect(
@@ -74,4 +75,8 @@ POSTGRES = Dialect(
     # NO KEY UPDATE, not UPDATE: it still lets other transactions insert rows that reference the locked
     # ones (seats, ratings), so only writers of the same rows wait for each other.
     lock_rows=" FOR NO KEY UPDATE",
+    # A game write reads its shard's lease row FOR SHARE: many writers at once, but a process taking the
+    # shard over (an UPDATE of that row) waits for them, and every write after it sees the new owner. A rating
+    # holds its server's guilds row so too, against a season start (FOR NO KEY UPDATE) of that server.
+    lock_shared=" FOR SHARE",
 )

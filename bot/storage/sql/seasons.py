@@ -59,7 +59,9 @@ class SeasonQueries(PlayerQueries):
         since = ratings.active_since(now)
         async with self._write() as tx:
             await self._ensure_guild(tx, guild_id)
-            # The server's row, locked: two season starts at once close two seasons one after the other.
+            # The server's row, locked before anything else: two season starts at once close two seasons one
+            # after the other, and a ranked game of this server being rated (which holds the row shared, see
+            # `LadderQueries._finish_rating`) is rated wholly before this season closes or wholly after.
             await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._dialect.lock_rows, guild_id)
             last = await tx.fetchrow(
                 "SELECT season, ended_at FROM seasons WHERE guild_id = ? ORDER BY season DESC LIMIT 1", guild_id)

@@ -12,9 +12,17 @@ from contextlib import AbstractAsyncContextManager
 from bot.storage.sql.port import Dialect, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
+_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns"
+
+
+def _guild(guild_id: int, row: Row) -> GuildSettings:
+    """A row of `_GUILD_COLUMNS` (SQLite keeps the booleans as 0 and 1)."""
+    fire, scorpion, eagle_returns = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5))
+    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns)
+
 
 class SettingsQueries:
-    """A server's default variant, turn timer and language, and channels' ranked overrides."""
+    """A server's default variant, added rules, turn timer and language, and channels' ranked overrides."""
 
     _clock: Callable[[], float]
     _dialect: Dialect
@@ -24,12 +32,8 @@ class SettingsQueries:
     _fetch: Callable[..., Awaitable[Sequence[Row]]]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        rows = await self._fetch(
-            "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?", guild_id
-        )
-        if not rows:
-            return GuildSettings(guild_id, None, None, None)
-        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
+        rows = await self._fetch(f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?", guild_id)
+        return _guild(guild_id, rows[0]) if rows else GuildSettings(guild_id, None, None, None)
 
     async def update_guild_settings(
         self,
@@ -38,24 +42,30 @@ class SettingsQueries:
         default_variant: str | Unchanged | None = UNCHANGED,
         turn_timer_seconds: int | Unchanged | None = UNCHANGED,
         locale: str | Unchanged | None = UNCHANGED,
+        fire: bool | Unchanged | None = UNCHANGED,
+        scorpion: bool | Unchanged | None = UNCHANGED,
+        eagle_returns: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
         async with self._write() as tx:
             await self._ensure_guild(tx, guild_id)
             row = await tx.fetchrow(
-                "SELECT default_variant, turn_timer_seconds, locale FROM guilds WHERE guild_id = ?"
-                + self._dialect.lock_rows,
-                guild_id,
+                f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?" + self._dialect.lock_rows, guild_id
             )
             assert row is not None  # just ensured
-            new = GuildSettings(guild_id, row[0], row[1], row[2]).updated(
-                default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale
+            new = _guild(guild_id, row).updated(
+                default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
+                scorpion=scorpion, eagle_returns=eagle_returns,
             )
             await tx.execute(
-                "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ? WHERE guild_id = ?",
+                "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ?, fire = ?, scorpion = ?, "
+                "eagle_returns = ? WHERE guild_id = ?",
                 new.default_variant,
                 new.turn_timer_seconds,
                 new.locale,
+                new.fire,
+                new.scorpion,
+                new.eagle_returns,
                 guild_id,
             )
         return new

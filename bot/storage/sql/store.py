@@ -15,6 +15,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
+from bot.storage.shards import Shards
 from bot.storage.sql.ladders import rebuild_counts_sql
 from bot.storage.sql.port import Dialect, Row, Transaction
 from bot.storage.sql.tables import TABLES, Table
@@ -80,6 +81,10 @@ class SqlStore(TournamentQueries):
         raise NotImplementedError
 
     async def schema_version(self) -> int:
+        raise NotImplementedError
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Hold `shards` for this process (the backend decides who is alive: `bot.storage.sql.leases`)."""
         raise NotImplementedError
 
     async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:

@@ -50,8 +50,10 @@ class Table:
 TABLES: tuple[Table, ...] = (
     Table(
         "guilds",
-        ("guild_id", "default_variant", "turn_timer_seconds", "locale", "created_at"),
+        ("guild_id", "default_variant", "turn_timer_seconds", "locale", "created_at", "fire", "scorpion",
+         "eagle_returns"),
         ("guild_id",),
+        booleans=frozenset({"fire", "scorpion", "eagle_returns"}),
         reals=frozenset({"created_at"}),
     ),
     Table("channel_settings", ("channel_id", "guild_id", "ranked"), ("channel_id",), booleans=frozenset({"ranked"})),

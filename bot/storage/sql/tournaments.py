@@ -1,10 +1,11 @@
 """Tournaments in SQL: creating, entering, rounds, results, and reading tournaments back.
 
 The top layer of `bot.storage.sql.store.SqlStore` (on the seasons, players, ladders and games), the same SQL
-for SQLite and PostgreSQL. Every public method is
-one transaction; a write to a tournament in the wrong state raises `TournamentStateError`, checked on the
-tournament's row, locked until the write commits. Must never import a database driver, discord or puluc,
-and never decide who plays whom (the session layer does).
+for SQLite and PostgreSQL. Every public method is one transaction; a write to a tournament in the wrong state
+raises `TournamentStateError`, checked on the tournament's row, locked until the write commits; a write by a
+process that claimed shards checks, in the same transaction, that it holds the shard of the tournament's
+server (`bot.storage.sql.leases`). Must never import a database driver, discord or puluc, and never decide
+who plays whom (the session layer does).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class TournamentQueries(SeasonQueries):
     ) -> int:
         now = self._clock()
         async with self._write() as tx:
+            await self._check_lease(tx, guild_id)
             row = await tx.fetchrow(
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, format, variant, setup, "
                 "turn_timer_seconds, round_seconds, ranked, status, created_at, updated_at) "
@@ -57,11 +59,15 @@ class TournamentQueries(SeasonQueries):
         return int(row[0])
 
     async def _require_tournament(self, tx: Transaction, tournament_id: int, *allowed: str) -> int:
-        """The tournament's current round, its row locked until the transaction ends; refuses other states."""
+        """The tournament's current round, its row locked until the transaction ends; refuses other states,
+        and (ShardNotHeld) a tournament whose server is on a shard this process does not hold: a tournament
+        belongs to its server's shard, like that server's games."""
         row = await tx.fetchrow(
-            "SELECT status, round FROM tournaments WHERE tournament_id = ?" + self._dialect.lock_rows, tournament_id)
+            "SELECT status, round, guild_id FROM tournaments WHERE tournament_id = ?" + self._dialect.lock_rows,
+            tournament_id)
         if row is None:
             raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        await self._check_lease(tx, row[2])
         if row[0] not in allowed:
             raise TournamentStateError(
                 f"tournament {tournament_id} is {row[0]}; this needs it to be {' or '.join(allowed)}")

@@ -255,7 +255,28 @@ _V5 = (
     "CREATE INDEX season_standings_by_user ON season_standings (user_id) WHERE user_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: which bot process holds which shard (`bot.storage.shards`); a game write checks its row in the
+# same transaction. On SQLite one process holds the file (a lock file beside it), so the rows are its own.
+_V6 = (
+    """
+    CREATE TABLE shard_leases (
+        shard_count  INTEGER NOT NULL CHECK (shard_count >= 1),
+        shard_id     INTEGER NOT NULL CHECK (shard_id >= 0 AND shard_id < shard_count),
+        owner        TEXT NOT NULL,             -- a random token of the process that holds it
+        acquired_at  REAL NOT NULL,
+        PRIMARY KEY (shard_count, shard_id)
+    ) WITHOUT ROWID
+    """,
+)
+
+# Version 7: a server's default added rules (issue 19); NULL = not added, as before the columns existed.
+_V7 = (
+    "ALTER TABLE guilds ADD COLUMN fire INTEGER CHECK (fire IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN scorpion INTEGER CHECK (scorpion IN (0, 1))",
+    "ALTER TABLE guilds ADD COLUMN eagle_returns INTEGER CHECK (eagle_returns IN (0, 1))",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -264,7 +285,7 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
 
     The connection must be in autocommit mode (isolation_level=None) so the transactions here are ours.
     """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     versions.check_version(version, LATEST_VERSION)
     while version < target:
         conn.execute("BEGIN IMMEDIATE")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import fcntl
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -19,8 +21,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.storage.errors import StorageUnavailable, UnavailableReason
+from bot.storage.errors import ShardsTaken, StorageUnavailable, UnavailableReason
+from bot.storage.shards import Shards
 from bot.storage.sql import versions
+from bot.storage.sql.leases import new_owner
 from bot.storage.sql.port import SQLITE, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
 from bot.storage.sqlite import schema
@@ -97,6 +101,44 @@ async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool)
     return SqliteStore(path, writer, reader, clock, read_only=read_only)
 
 
+# Lock files this process holds: path -> (descriptor, stores using it). A store opened again in the same
+# process (a bot restarted in place, as the tests do) shares the lock; the latest claim holds the leases.
+_HELD: dict[str, tuple[int, int]] = {}
+
+
+def _lock_file(path: Path) -> str:
+    """Hold an exclusive flock on `path` for this process (released by `_unlock_file` or the process's end,
+    SIGKILL included); ShardsTaken when another process holds it. Returns the key to release it with."""
+    key = os.path.realpath(path)
+    if key in _HELD:
+        fd, users = _HELD[key]
+        _HELD[key] = (fd, users + 1)
+        return key
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StorageUnavailable(f"cannot create the lock file {path}: {exc.strerror or exc}", reason="io") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ShardsTaken(
+            f"another bot process is using the SQLite database {path.with_suffix('')} (it holds {path}); a SQLite "
+            "file serves one process: stop the other one, or move to PostgreSQL to run several (README, Scaling)"
+        ) from None
+    _HELD[key] = (fd, 1)
+    return key
+
+
+def _unlock_file(key: str) -> None:
+    fd, users = _HELD[key]
+    if users > 1:
+        _HELD[key] = (fd, users - 1)
+        return
+    del _HELD[key]
+    os.close(fd)  # closing the descriptor releases the lock
+
+
 class SqliteStore(SqlStore):
     """Storage in one SQLite file. Create with `open_store`; one per process."""
 
@@ -117,6 +159,30 @@ class SqliteStore(SqlStore):
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
         self._closed = False
+        self._process_lock: str | None = None  # the key of lock_path in _HELD, once claimed
+
+    @property
+    def lock_path(self) -> Path:
+        """The file a bot process holds locked while it uses this database (beside it: puluc.db.lock)."""
+        return self.path.with_name(self.path.name + ".lock")
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Make this process the database's one bot process (a lock on `lock_path`, held until `close` or the
+        process's end, however it ends) and the holder of `shards`. ShardsTaken when another process holds it.
+
+        SQLite serves one bot process: a second one on the same file is refused whatever its shards. A second
+        store in the same process takes the leases over (a bot restarted in place)."""
+        owner = new_owner()
+        if self._process_lock is None:
+            try:
+                self._process_lock = _lock_file(self.lock_path)
+            except ShardsTaken:
+                self._owner, self._shards = owner, shards  # refused: it holds nothing and writes nothing
+                raise
+        async with self._write() as tx:
+            await tx.execute("DELETE FROM shard_leases")  # the leases of processes that ran before this one
+            await self._put_leases(tx, shards, owner)
+        self._owner, self._shards = owner, shards
 
     @property
     def where(self) -> str:
@@ -138,6 +204,9 @@ class SqliteStore(SqlStore):
                     self._closed = True
                     await self._reader.close()
                     await self._writer.close()
+                if self._process_lock is not None:
+                    _unlock_file(self._process_lock)
+                    self._process_lock = None
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Transaction]:

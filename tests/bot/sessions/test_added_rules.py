@@ -11,7 +11,10 @@ import pytest
 from bot.sessions import GameOptions, Moved, SessionManager
 from bot.sessions.errors import InvalidOptions
 from bot.sessions.replay import state_from_log
+from bot.sessions.state import rule_fits, server_rules
 from bot.storage.protocol import GameRepository
+from bot.storage.types import GuildSettings
+from puluc import PRESETS
 from tests.helpers import ALICE, started_duel
 
 MAX_GAMES = 40  # a backward strike needs the dice to offer one; seeded games find it in the first few
@@ -23,6 +26,23 @@ def test_added_rules_reach_the_engine() -> None:
         "army", "stack", True, True, False)
     assert GameOptions(variant="eagle", eagle_returns=True).rules().eagle_returns
     assert GameOptions(variant="village", team_size=2, scorpion=True).rules().one_active  # the setup stays
+
+
+def test_which_variants_take_which_added_rule() -> None:
+    fits = {(variant, rule) for variant in PRESETS for rule in ("fire", "scorpion", "eagle_returns")
+            if rule_fits(variant, rule)}
+    assert {v for v, r in fits if r == "fire"} == set(PRESETS)
+    assert {v for v, r in fits if r == "scorpion"} == set(PRESETS) - {"culin"}
+    assert {v for v, r in fits if r == "eagle_returns"} == {"eagle"}
+    assert not rule_fits("chess", "fire")  # an unknown variant takes nothing
+
+
+def test_a_servers_default_rules_go_where_the_variant_takes_them() -> None:
+    everything = GuildSettings(1, "eagle", None, None, fire=True, scorpion=True, eagle_returns=True)
+    assert server_rules("eagle", everything) == {"fire": True, "scorpion": True, "eagle_returns": True}
+    assert server_rules("culin", everything) == {"fire": True, "scorpion": False, "eagle_returns": False}
+    unset = GuildSettings(1, None, None, None, fire=None, scorpion=False)
+    assert server_rules("bell", unset) == {"fire": False, "scorpion": False, "eagle_returns": False}
 
 
 def test_not_adding_a_rule_keeps_the_variants_own() -> None:

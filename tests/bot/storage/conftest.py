@@ -32,3 +32,10 @@ async def durable(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClo
 @pytest.fixture
 async def storage(backend: Backend) -> Storage:
     return await backend.open()
+
+
+@pytest.fixture
+async def postgres_backend(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Backend]:
+    """PostgreSQL alone: for what only a database shared by several processes has (shard leases)."""
+    async with backend_for("postgres", tmp_path, clock) as found:
+        yield found

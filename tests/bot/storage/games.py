@@ -47,6 +47,22 @@ async def play(
     ai_level: int = 2,
 ) -> tuple[int, FinishReport]:
     """Play a whole game: players fill A1, B1, A2, B2, ... (None = an AI seat); return its id and report."""
+    game_id = await started(storage, players, ranked=ranked, moves=moves, guild_id=guild_id, variant=variant,
+                            ai_level=ai_level)
+    return game_id, await finish(storage, game_id, winner, kills=kills)
+
+
+async def started(
+    storage: GameRepository,
+    players: list[int | None],
+    *,
+    ranked: bool = True,
+    moves: int = 6,
+    guild_id: int | None = GUILD,
+    variant: str = "bell",
+    ai_level: int = 2,
+) -> int:
+    """A game as `play` plays it, up to (not including) its last move: running, ready for `finish`."""
     seats = [SeatSpec(seat, f"user{u}", user_id=u) if u is not None else SeatSpec(seat, "AI", ai_level=ai_level)
              for seat, u in zip(SEAT_NAMES, players, strict=False)]
     game_id = await storage.create_game(guild_id=guild_id, channel_id=1, host_id=players[0], variant=variant,
@@ -55,10 +71,16 @@ async def play(
                              turn_deadline=None)
     await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})] * max(moves - 1, 0) or
                                 [NewEvent("throw", {"throw": [1]})])
+    return game_id
+
+
+async def finish(
+    storage: GameRepository, game_id: int, winner: str | None, *, kills: dict[str, int] | None = None
+) -> FinishReport:
+    """The last move of a `started` game, and its end (rated if it counts)."""
     last = (await storage.game_log(game_id)).game.last_seq
-    report = await storage.finish_game(game_id, winner=winner, scores={"A": 1, "B": 0}, end_reason="normal",
-                                       kills=kills, events=[NewEvent("move", {"move": "1:H"})], first_seq=last + 1)
-    return game_id, report
+    return await storage.finish_game(game_id, winner=winner, scores={"A": 1, "B": 0}, end_reason="normal",
+                                     kills=kills, events=[NewEvent("move", {"move": "1:H"})], first_seq=last + 1)
 
 
 async def play_many(

@@ -77,6 +77,23 @@ async def test_guild_settings_and_channel_override_round_trip(storage: Storage) 
     assert await storage.channel_ranked(70) is None
 
 
+async def test_default_added_rules_are_kept_apart_and_reset_with_none(storage: Storage) -> None:
+    fresh = await storage.guild_settings(8)
+    assert (fresh.fire, fresh.scorpion, fresh.eagle_returns) == (None, None, None)
+    await storage.update_guild_settings(8, default_variant="eagle", eagle_returns=True, fire=True)
+    await storage.update_guild_settings(8, scorpion=False, turn_timer_seconds=90)
+    settings = await storage.guild_settings(8)
+    assert (settings.default_variant, settings.turn_timer_seconds) == ("eagle", 90)
+    assert (settings.fire, settings.scorpion, settings.eagle_returns) == (True, False, True)
+    assert (await storage.guild_settings(9)).fire is None  # another server keeps its own
+    reset = await storage.update_guild_settings(8, fire=None, eagle_returns=None)
+    assert (reset.fire, reset.scorpion, reset.eagle_returns) == (None, False, None)
+    assert await storage.guild_settings(8) == reset
+    with pytest.raises(ValueError, match="True, False or None"):
+        await storage.update_guild_settings(8, fire=1)  # type: ignore[arg-type]
+    assert await storage.guild_settings(8) == reset
+
+
 async def test_move_and_next_throw_commit_together_with_snapshot(storage: Storage) -> None:
     game_id = await running_duel(storage)
     await append(storage, game_id, 1, "throw", {"throw": [2], "faces": ["1100"]})

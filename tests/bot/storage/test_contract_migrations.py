@@ -7,6 +7,7 @@ import pytest
 
 from bot.storage import open_storage
 from bot.storage.errors import SchemaTooNew, SchemaTooOld, StorageUnavailable
+from bot.storage.types import GuildSettings
 from tests.bot.storage.backends import Backend, backend_for
 from tests.bot.storage.games import new_duel
 from tests.helpers import FakeClock
@@ -19,6 +20,8 @@ _OLD_GAME = (
     "'{}', 60, 1, 0, 0)",
     "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (5, 'A1', 1, 'Ana')",
     "INSERT INTO events (game_id, seq, kind, payload, created_at) VALUES (5, 1, 'move', '{\"move\": \"2:H\"}', 0)",
+    "INSERT INTO guilds (guild_id, default_variant, turn_timer_seconds, locale, created_at) "
+    "VALUES (1, 'eagle', 90, 'uk', 0)",
 )
 
 
@@ -66,6 +69,10 @@ async def test_every_earlier_version_migrates_to_the_schema_of_a_new_database(
                 log = await storage.game_log(5)
                 assert (log.game.variant, log.game.ranked, log.events[0].payload) == ("bell", True, {"move": "2:H"})
                 assert await storage.standing(1, "duel", 0) is None  # the ladder tables exist and are empty
+                # A server's settings survive; the default added rules (SQLite 7, PostgreSQL 6) start unset.
+                assert await storage.guild_settings(1) == GuildSettings(1, "eagle", 90, "uk", None, None, None)
+                await storage.update_guild_settings(1, eagle_returns=True)
+                assert (await storage.guild_settings(1)).eagle_returns is True
             assert await storage.integrity_check() == "ok"
 
 

@@ -29,7 +29,7 @@ async def fill(url: str, clock: FakeClock) -> None:
     and a player who asked to be forgotten."""
     storage = await open_storage(url, clock=clock)
     try:
-        await storage.update_guild_settings(10, default_variant="ants", locale="fr")
+        await storage.update_guild_settings(10, default_variant="ants", locale="fr", fire=True, scorpion=False)
         await storage.set_channel_ranked(10, 70, True)
         for game in range(6):
             await play(storage, [1 + game % 3, 4], "A" if game % 2 else None, kills={"A1": game, "B1": 1})

@@ -40,7 +40,7 @@ COMMANDS: dict[str, set[str]] = {
     "rules": {"variant"},
     "help": set(),
     "cancel": set(),
-    "settings": {"default_variant", "turn_timer", "ranked", "language"},
+    "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns"},
     "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
