@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import discord
@@ -23,10 +24,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderer
+from bot.compute import ComputePool, default_workers
 from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
+from bot.ui.boards import warm_up
 from bot.ui.i18n import PulucTranslator
 from bot.ui.replies import report_error
 from bot.ui.views.components import answer_orphaned_click
@@ -127,6 +130,7 @@ class PulucBot(commands.Bot):
         self._seeds = seeds
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
+        self.compute: ComputePool | None = None  # the worker processes for pictures and the AI; set in setup_hook
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
@@ -180,8 +184,10 @@ class PulucBot(commands.Bot):
         if self.settings.font_path is not None:
             renderer.use_font(str(self.settings.font_path))
         await self.tree.set_translator(PulucTranslator())
+        self.compute = await start_compute(self.settings)
         # Open games are reloaded and their timers restarted before any command or button can reach them.
-        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds)
+        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds,
+                                               compute=self.compute)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.add_listener(answer_orphaned_click, "on_interaction")
@@ -272,6 +278,9 @@ class PulucBot(commands.Bot):
         if games is not None:
             await stop_game_services(games)
         await super().close()
+        compute, self.compute = self.compute, None
+        if compute is not None:
+            await compute.close()
         storage, self._storage = self._storage, None
         if storage is not None:
             await storage.close()
@@ -287,6 +296,24 @@ def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed) -> Pu
     if settings.shards is None:
         return PulucBot(settings, seeds=seeds)
     return ShardedPulucBot(settings, seeds=seeds)
+
+
+# Imported once by the fork server, so every worker process starts with them loaded.
+WORKER_PRELOAD = ("puluc.ai", "renderer", "bot.ui.boards")
+
+
+async def start_compute(settings: Settings) -> ComputePool:
+    """The bot's worker pool (WORKERS processes, one per core when unset), with every worker started and
+    warmed up before the first game is shown; its start-up time is logged."""
+    workers = default_workers() if settings.workers is None else settings.workers
+    font = None if settings.font_path is None else str(settings.font_path)
+    pool = ComputePool(workers, warm_up=partial(warm_up, font), preload=WORKER_PRELOAD)
+    seconds = await pool.start()
+    if pool.in_process:
+        log.info("boards and the AI run in threads of this process (WORKERS=0)")
+    else:
+        log.info("%d compute workers (%s) ready in %.2f s", workers, pool.method, seconds)
+    return pool
 
 
 async def run_bot(settings: Settings) -> int:

@@ -37,6 +37,7 @@ from bot.settings_spec import (
     SHARD_COUNT,
     SHARD_IDS,
     TURN_TIMER_SECONDS,
+    WORKERS,
     N,
     NumberSetting,
 )
@@ -87,6 +88,7 @@ class Settings:
     ai_move_delay_seconds: float = AI_MOVE_DELAY_SECONDS.default
     command_cooldown_seconds: float = COMMAND_COOLDOWN_SECONDS.default
     max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
+    workers: int | None = None  # None: one worker process per core (bot.compute.default_workers)
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
     shards: Shards | None = None
@@ -161,6 +163,7 @@ def load_settings(environ: Mapping[str, str], env_file: EnvFile | Path | None = 
         ai_move_delay_seconds=_number(values, AI_MOVE_DELAY_SECONDS),
         command_cooldown_seconds=_number(values, COMMAND_COOLDOWN_SECONDS),
         max_open_games_per_user=_number(values, MAX_OPEN_GAMES_PER_USER),
+        workers=_workers(values),
         font_path=_font_path(values, base),
         shards=_shards(values),
         env_file=env,
@@ -329,5 +332,18 @@ def _number(values: Mapping[str, str], spec: NumberSetting[N]) -> N:
         raise ConfigError(
             f"{spec.name} must be {spec.rule}; got {text!r}. Write for example {spec.name}={spec.default} "
             "(the default), or leave it empty for the default."
+        )
+    return number
+
+
+def _workers(values: Mapping[str, str]) -> int | None:
+    text = values.get(WORKERS.name)
+    if text is None:
+        return None
+    number = _whole_number(text)
+    if number is None or not WORKERS.allows(number):
+        raise ConfigError(
+            f"{WORKERS.name} must be {WORKERS.rule}; got {text!r}. Write for example {WORKERS.name}=2, "
+            f"{WORKERS.name}=0 to draw in threads of the bot's own process, or leave it empty for {WORKERS.auto}."
         )
     return number

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.compute import ComputePool
 from bot.config import Settings
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
@@ -68,6 +69,13 @@ class GameServices:
     presenter: Presenter
     cooldowns: Cooldowns
     tournaments: TournamentManager
+    compute: ComputePool
+
+
+def compute_of(client: discord.Client) -> ComputePool:
+    """The worker pool of a running bot (`PulucBot.compute`), else threads of this process (a bare client)."""
+    found = getattr(client, "compute", None)
+    return found if isinstance(found, ComputePool) else ComputePool(0)
 
 
 def storage_of(client: discord.Client) -> Storage:
@@ -92,14 +100,16 @@ async def start_game_services(
     storage: Storage,
     *,
     picker: MovePicker | None = None,
+    compute: ComputePool | None = None,
     clock: Callable[[], float] = discord_clock,
     seeds: Callable[[], int] = system_seed,
 ) -> GameServices:
+    compute = compute or ComputePool(0)
     manager = SessionManager(
         storage,
         seeds=seeds,
-        picker=picker or engine_picker(settings.ai_budget_ms),
-        advisor=engine_advisor(settings.ai_budget_ms),
+        picker=picker or engine_picker(settings.ai_budget_ms, compute),
+        advisor=engine_advisor(settings.ai_budget_ms, compute),
         clock=clock,
         limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
         shards=settings.shards,
@@ -110,6 +120,7 @@ async def start_game_services(
         manager,
         chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms),
         bar_ms=settings.advantage_bar_ms,
+        compute=compute,
     )
 
     async def stored_locale(guild_id: int) -> str | None:
@@ -123,7 +134,7 @@ async def start_game_services(
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage, manager, rooms=DiscordRooms(presenter), clock=clock,
-        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms),
+        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms, compute),
     )
     tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
     loaded = await manager.load()
@@ -133,7 +144,7 @@ async def start_game_services(
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(settings, storage, manager, presenter, Cooldowns(settings.command_cooldown_seconds, clock),
-                        tournaments)
+                        tournaments, compute)
 
 
 async def stop_game_services(found: GameServices) -> None:

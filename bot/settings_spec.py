@@ -33,7 +33,9 @@ __all__ = [
     "SHARD_COUNT",
     "SHARD_IDS",
     "TURN_TIMER_SECONDS",
+    "WORKERS",
     "ChoiceSetting",
+    "CountSetting",
     "IdSetting",
     "NumberSetting",
     "Setting",
@@ -108,6 +110,26 @@ class IdSetting:
         return self.what
 
 
+@dataclass(frozen=True, slots=True)
+class CountSetting:
+    """A whole number from `minimum` to `maximum` whose default depends on the machine (`auto` says how it is
+    chosen), so it is unset by default."""
+
+    name: str
+    minimum: int
+    maximum: int
+    unit: str
+    auto: str
+    default: None = None
+
+    @property
+    def rule(self) -> str:
+        return f"a whole number of {self.unit} from {self.minimum} to {self.maximum}"
+
+    def allows(self, value: int) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
 DISCORD_TOKEN = TextSetting("DISCORD_TOKEN", None)
 DATABASE_URL = TextSetting("DATABASE_URL", DEFAULT_DATABASE_URL)
 FONT_PATH = TextSetting("FONT_PATH", None)
@@ -119,14 +141,18 @@ LOG_LEVEL = ChoiceSetting(
 )
 # From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
 TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
-# The AI thinks in a worker thread shared by every game; two seconds is already far past the point where hard
-# plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
+# The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
+# point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
 # Spent on every board image drawn, so it stays small.
 ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 10, 0, 250, "milliseconds")
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+# Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
+# in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
+# adds memory (each worker holds its own fonts and tables).
+WORKERS = CountSetting("WORKERS", 0, 64, "worker processes", "one per CPU core")
 
 @dataclass(frozen=True, slots=True)
 class ShardSetting:
@@ -147,7 +173,9 @@ class ShardSetting:
 SHARD_COUNT = ShardSetting("SHARD_COUNT", f"a whole number of shards from 1 to {MAX_SHARD_COUNT}")
 SHARD_IDS = ShardSetting("SHARD_IDS", "this process's shards: one id (3), a range (0-3) or a list (0,2,5)")
 
-Setting = TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
+Setting = (
+    TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
+)
 
 #: Every setting, in the order `.env.example` lists them.
 SETTINGS: tuple[Setting, ...] = (
@@ -161,6 +189,7 @@ SETTINGS: tuple[Setting, ...] = (
     AI_MOVE_DELAY_SECONDS,
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
+    WORKERS,
     FONT_PATH,
     SHARD_COUNT,
     SHARD_IDS,

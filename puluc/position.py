@@ -170,6 +170,12 @@ class Position:
             t, (None,) * t.length, (PIECES_PER_SEAT,) * t.seats, zeros, zeros, zeros, 0 if first == "A" else 1, ()
         )
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled (to the bot's worker processes) without its route tables, several KB that every process
+        # builds once per rules (`tables_for` is cached): a third of the size, half the time.
+        return (_restore, (self._t.rules, self._board, self._home, self._kills, self._killed, self._gone,
+                           self._turn, self._pending, self._last))
+
     @classmethod
     def _make(
         cls,
@@ -661,3 +667,10 @@ def _public_stack(raw: RawStack | None) -> Stack | None:
 
 def _fmt_pending(pending: tuple[int, ...]) -> str:
     return ",".join(map(str, pending)) or "-"
+
+
+def _restore(rules: Rules, board: RawBoard, home: tuple[int, ...], kills: tuple[int, ...],
+             killed: tuple[int, ...], gone: tuple[int, ...], turn: int, pending: tuple[int, ...],
+             last: LastMove | None) -> Position:
+    """A pickled position, rebuilt on the (cached) route tables of its rules."""
+    return Position._make(tables_for(rules), board, home, kills, killed, gone, turn, pending, last)

@@ -5,7 +5,6 @@ answer only the caller. This module must never hold rules text: the catalogues d
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -14,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.services import compute_of
 from bot.sessions import DEFAULT_VARIANT
 from bot.ui import messages
 from bot.ui.boards import render_legend_png, render_rules_example
@@ -41,7 +41,7 @@ class Info(PulucCog):
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
         example = variant or DEFAULT_VARIANT
-        picture = await asyncio.to_thread(render_rules_example, example, lang)
+        picture = await compute_of(self.bot).run(render_rules_example, example, lang)
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = messages.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
@@ -52,7 +52,7 @@ class Info(PulucCog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_for(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        legend = await asyncio.to_thread(render_legend_png, lang)
+        legend = await compute_of(self.bot).run(render_legend_png, lang)
         await interaction.followup.send(
             embeds=messages.help_embeds(lang),
             file=discord.File(io.BytesIO(legend), filename=messages.LEGEND_FILE),

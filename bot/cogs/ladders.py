@@ -9,7 +9,6 @@ does), never draw user text (names) into an image, and never decide game rules.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -20,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
-from bot.services import storage_of
+from bot.services import compute_of, storage_of
 from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
@@ -45,7 +44,7 @@ from bot.ui.ladder_embeds import (
     profile_embed,
 )
 from bot.ui.replays import replay_of
-from bot.ui.replies import Refusal, report_error
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, report_error
 from bot.ui.season_embeds import season_embed
 from bot.ui.views.ladders import DYNAMIC_ITEMS, forget_view, leaderboard_view, season_view
 
@@ -84,18 +83,20 @@ class Ladders(PulucCog):
         season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        if season is not None and scope_id == GLOBAL_SCOPE:
+            raise Refusal("error.season.global")
+        grace = AckGrace(interaction)
         if season is not None:
-            if scope_id == GLOBAL_SCOPE:
-                raise Refusal("error.season.global")
-            current = await self.store.current_season(scope_id)
+            current = await grace.run(self.store.current_season(scope_id))
             if season > current:
                 raise Refusal("error.season.unknown", season=season, current=current)
             if season < current:  # a closed season: its archived leaderboard
-                embed, view = await self._season_page(interaction, season, ladder, 0, interaction.user.id)
-                await interaction.response.send_message(embed=embed, view=_or_missing(view))
+                embed, view = await grace.run(
+                    self._season_page(interaction, season, ladder, 0, interaction.user.id))
+                await answer(interaction, embed=embed, view=_or_missing(view))
                 return
-        embed, view = await self._page(interaction, scope_id, ladder, 0, interaction.user.id)
-        await interaction.response.send_message(embed=embed, view=_or_missing(view))
+        embed, view = await grace.run(self._page(interaction, scope_id, ladder, 0, interaction.user.id))
+        await answer(interaction, embed=embed, view=_or_missing(view))
 
     async def _season_page(
         self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
@@ -135,11 +136,14 @@ class Ladders(PulucCog):
         showing their own place rather than the owner's."""
         try:
             if interaction.user.id == owner:
-                embed, view = await page_for(owner)
-                await interaction.response.edit_message(embed=embed, view=view)
+                embed, view = await AckGrace(interaction, update=True).run(page_for(owner))
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(embed=embed, view=view)
+                else:
+                    await interaction.response.edit_message(embed=embed, view=view)
             else:
-                embed, view = await page_for(interaction.user.id)
-                await interaction.response.send_message(embed=embed, view=_or_missing(view), ephemeral=True)
+                embed, view = await AckGrace(interaction, ephemeral=True).run(page_for(interaction.user.id))
+                await answer(interaction, embed=embed, view=_or_missing(view), ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc)
 
@@ -151,20 +155,19 @@ class Ladders(PulucCog):
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        found = await self.store.profile(target.id, interaction.guild_id)
+        grace = AckGrace(interaction)
+        found = await grace.run(self.store.profile(target.id, interaction.guild_id))
         if found is None:
-            await interaction.response.send_message(
-                t("profile.unknown", lang, player=target.mention), ephemeral=True
-            )
+            await answer(interaction, content=t("profile.unknown", lang, player=target.mention), ephemeral=True)
             return
         ladder = chart_ladder(found)
         can_attach = interaction.app_permissions.attach_files
-        points = await self.store.rating_history(target.id, ladder) if ladder and can_attach else ()
+        points = await grace.run(self.store.rating_history(target.id, ladder)) if ladder and can_attach else ()
         if not points:
-            await interaction.response.send_message(embed=profile_embed(found, lang, chart=None))
+            await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
-        await interaction.response.defer(thinking=True)
-        png = await asyncio.to_thread(render_rating_chart, chart_series(points), CHART_THEME, lang)
+        await grace.now()  # the chart is drawn next
+        png = await compute_of(self.bot).run(render_rating_chart, chart_series(points), CHART_THEME, lang)
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
@@ -176,8 +179,8 @@ class Ladders(PulucCog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        games = await self.store.game_history(target.id, HISTORY_LENGTH)
-        await interaction.response.send_message(embed=history_embed(target.display_name, games, lang))
+        games = await AckGrace(interaction).run(self.store.game_history(target.id, HISTORY_LENGTH))
+        await answer(interaction, embed=history_embed(target.display_name, games, lang))
 
     # -- replay -----------------------------------------------------------------------------------------
 
@@ -188,13 +191,15 @@ class Ladders(PulucCog):
         self, interaction: discord.Interaction[Any], game_id: app_commands.Range[int, 1, 2**53]
     ) -> None:
         lang = language_for(interaction.locale)
-        refusal = await self._replay_refusal(interaction, game_id)
+        grace = AckGrace(interaction)
+        refusal = await grace.run(self._replay_refusal(interaction, game_id))
         if refusal is not None:
             text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
-            await interaction.response.send_message(text, ephemeral=True)
+            await answer(interaction, content=text, ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
-        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit)
+        await grace.now()  # the replay is drawn next
+        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit,
+                                 compute_of(self.bot))
         await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
@@ -217,9 +222,10 @@ class Ladders(PulucCog):
 
     @app_commands.command(name=command_name("privacy"), description=command_description("privacy"))
     async def privacy(self, interaction: discord.Interaction[Any]) -> None:
+        await acknowledge(interaction, ephemeral=True)
         data = await self.store.personal_data(interaction.user.id)
         embed = privacy_embed(data, language_for(interaction.locale))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name=command_name("forget-me"), description=command_description("forget-me"))
     async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
@@ -235,13 +241,14 @@ class Ladders(PulucCog):
         """The confirmation's buttons (already checked to be pressed by `user_id`)."""
         lang = language_for(interaction.locale)
         try:
+            grace = AckGrace(interaction, update=True)
             if not confirmed:
                 text = t("privacy.forget.kept", lang)
             elif discord.utils.utcnow().timestamp() - issued > FORGET_PROMPT_SECONDS:
                 text = t("privacy.forget.expired", lang)
             else:
                 try:
-                    report = await self.store.forget_me(user_id)
+                    report = await grace.run(self.store.forget_me(user_id))
                 except PlayerInOpenGame:
                     text = t("privacy.forget.open_game", lang)
                 else:
@@ -249,7 +256,10 @@ class Ladders(PulucCog):
                     log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                              report.ratings_deleted)
                     text = t("privacy.forget.done", lang, count=report.seats_anonymised)
-            await interaction.response.edit_message(content=text, view=None)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=text, view=None)
+            else:
+                await interaction.response.edit_message(content=text, view=None)
         except Exception as exc:
             await report_error(interaction, exc)
 

@@ -8,7 +8,6 @@ This module must never decide who may sit where or when a game starts: `bot.sess
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -24,7 +23,7 @@ from bot.sessions.state import ADDED_RULES, server_rules
 from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.ui.replies import Refusal, check_bot_permissions, report_error
+from bot.ui.replies import AckGrace, Refusal, acknowledge, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId
 
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
@@ -42,6 +41,12 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
 
 def player_of(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
+
+
+def split_by_skill(seats: list[str], teams: dict[str, str], skills: dict[str, ratings.Skill]) -> Split[str]:
+    """The most even split of `seats` by their players' ratings (in a compute worker: plain data in, the
+    split out; the win-chance function is built there, since a closure does not cross processes)."""
+    return best_split(seats, teams, ratings.win_chances(skills))
 
 
 class Lobby(PulucCog):
@@ -114,20 +119,23 @@ class Lobby(PulucCog):
         eagle_returns: bool | None = None,
     ) -> None:
         place = self._admit_creation(interaction, new_thread=thread)
-        options = await self._options(interaction, variant, team_size, setup, ranked, turn_timer, fire=fire,
-                                      scorpion=scorpion, eagle_returns=eagle_returns)
-        options.rules()  # refuse impossible rules before anything is created
         host = player_of(interaction.user)
         manager = self.games.manager
+        channel = interaction.channel
+        if thread:
+            manager.check_can_host(host.user_id, Place(place.guild_id, 0, True))
+            if not isinstance(channel, discord.TextChannel):
+                raise Refusal("error.thread_here")
+        grace = AckGrace(interaction, ephemeral=thread)
+        options = await grace.run(self._options(interaction, variant, team_size, setup, ranked, turn_timer,
+                                                fire=fire, scorpion=scorpion, eagle_returns=eagle_returns))
+        options.rules()  # refuse impossible rules before anything is created
         if not thread:
-            result = await manager.open_lobby(host, place, options)
+            result = await grace.run(manager.open_lobby(host, place, options))
             await self.games.presenter.post(result, interaction)
             return
-        manager.check_can_host(host.user_id, Place(place.guild_id, 0, True))
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise Refusal("error.thread_here")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        assert isinstance(channel, discord.TextChannel)
+        await grace.now()
         lang = language_for(interaction.locale)
         new_thread = await channel.create_thread(
             name=t("lobby.thread_name", lang, name=host.name)[:100], type=discord.ChannelType.public_thread
@@ -150,8 +158,10 @@ class Lobby(PulucCog):
         place = self._admit_creation(interaction)
         if opponent.bot:
             raise Refusal("error.challenge_bot")
-        options = await self._options(interaction, variant, 1, None, ranked, None)
-        result = await self.games.manager.challenge(player_of(interaction.user), player_of(opponent), place, options)
+        grace = AckGrace(interaction)
+        options = await grace.run(self._options(interaction, variant, 1, None, ranked, None))
+        result = await grace.run(
+            self.games.manager.challenge(player_of(interaction.user), player_of(opponent), place, options))
         await self.games.presenter.post(result, interaction)
 
     @app_commands.command(name=command_name("ai"), description=command_description("ai"))
@@ -162,9 +172,9 @@ class Lobby(PulucCog):
         self, interaction: discord.Interaction[Any], difficulty: str = "medium", variant: str | None = None
     ) -> None:
         place = self._admit_creation(interaction)
-        options = await self._options(interaction, variant, 1, None, False, None)
-        # Rendering the first board can take longer than Discord's 3 seconds on a busy host.
-        await interaction.response.defer(thinking=True)
+        grace = AckGrace(interaction)
+        options = await grace.run(self._options(interaction, variant, 1, None, False, None))
+        await grace.now()  # the first board is drawn next
         result = await self.games.manager.play_ai(player_of(interaction.user), place, options, difficulty)
         await self.games.presenter.post(result, interaction)
 
@@ -233,8 +243,8 @@ class Lobby(PulucCog):
         if user_id != state.host_id:
             raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
         skills = {seat.seat: await self._skill(seat) for seat in state.seats}
-        split = await asyncio.to_thread(best_split, [s.seat for s in state.seats],
-                                        {s.seat: s.team for s in state.seats}, ratings.win_chances(skills))
+        split = await self.games.compute.run(split_by_skill, [s.seat for s in state.seats],
+                                             {s.seat: s.team for s in state.seats}, skills)
         return await session.arrange(user_id, split.team_a, split.team_b), split
 
     async def _skill(self, seat: SeatState) -> ratings.Skill:
@@ -250,10 +260,10 @@ class Lobby(PulucCog):
     async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         games = self.games
         place = self._admit_creation(interaction)
-        finished = await games.manager.finished_state(component.game_id)
+        finished = await AckGrace(interaction).run(games.manager.finished_state(component.game_id))
         if finished.place.channel_id != place.channel_id:
             raise Refusal("error.stale_button")
-        await interaction.response.defer(thinking=True)
+        await acknowledge(interaction)  # the new game may start at once and be drawn
         result = await games.manager.rematch(finished, player_of(interaction.user))
         await games.presenter.post(result, interaction)
 

@@ -151,7 +151,8 @@ class Play(PulucCog):
     async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         state = await self.games.manager.finished_state(component.game_id)
-        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit)
+        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
+                                 self.games.compute)
         await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.services import services, storage_of
 from bot.storage.types import LADDERS
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
+from bot.ui.replies import acknowledge
 from bot.ui.season_embeds import podium, started_text
 
 ADMIN_GROUP = "puluc-admin"
@@ -53,12 +54,12 @@ class Seasons(commands.Cog):
         if guild_id is None:
             raise app_commands.NoPrivateMessage()
         store = storage_of(self.bot)
+        await acknowledge(interaction, ephemeral=not confirm)
         if not confirm:
             current = await store.current_season(guild_id)
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 t("season.confirm_needed", language_for(interaction.locale), season=current), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
         closed = await store.start_season(guild_id)
         lang = await services(self.bot).presenter.guild_language(guild_id)  # the whole channel reads it
         podiums = [podium(await store.season_leaderboard(guild_id, closed.number, ladder), lang) for ladder in LADDERS]

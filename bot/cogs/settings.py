@@ -31,7 +31,7 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.messages import duration, variant_title, variant_with_rules
-from bot.ui.replies import Refusal, rules_refusal
+from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
 SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns")
 
@@ -76,6 +76,7 @@ class Settings(commands.Cog):
         guild_id = interaction.guild_id
         channel_id = interaction.channel_id
         assert guild_id is not None and channel_id is not None  # guild_only
+        await acknowledge(interaction, ephemeral=True)
         changes: dict[str, Any] = {}
         if default_variant is not None:
             changes["default_variant"] = default_variant
@@ -105,7 +106,7 @@ class Settings(commands.Cog):
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
         )
         key = "settings.saved" if changes or ranked is not None else "settings.current"
-        await interaction.response.send_message(t(key, lang, summary=summary), ephemeral=True)
+        await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
 
 
 def default_game(settings: GuildSettings, lang: str) -> GameOptions:

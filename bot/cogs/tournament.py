@@ -23,7 +23,7 @@ from bot.sessions.tournaments.manager import TournamentManager
 from bot.storage import ratings
 from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.ui.replies import Refusal, check_bot_permissions, report_error
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions, report_error
 from bot.ui.tournament_texts import standings_embed
 from bot.ui.views.tournaments import DYNAMIC_ITEMS
 
@@ -89,6 +89,7 @@ class Tournaments(PulucCog):
         if not isinstance(interaction.channel, discord.TextChannel):
             raise Refusal("error.tournament.channel")
         self.games.cooldowns.hit(interaction.user.id)
+        await acknowledge(interaction, ephemeral=True)
         store = self.games.storage
         guild = await store.guild_settings(guild_id)
         channel_ranked = await store.channel_ranked(channel_id)
@@ -100,7 +101,6 @@ class Tournaments(PulucCog):
             turn_timer_seconds=turn_timer or guild.turn_timer_seconds or self.games.settings.turn_timer_seconds,
             round_seconds=round_limit * HOURS, ranked=bool(channel_ranked) if ranked is None else ranked,
         )
-        await interaction.response.defer(ephemeral=True, thinking=True)
         update = await self.manager.create(_player(interaction.user), guild_id, channel_id, settings)
         await self._confirm(interaction, "tournament.done.created", update.tournament)
 
@@ -136,12 +136,13 @@ class Tournaments(PulucCog):
     @_which("standings")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         guild_id, _ = self._where(interaction)
+        grace = AckGrace(interaction)
         if tournament is None:
             found = self._pick(interaction, None)
         else:
-            found = await self.manager.find(tournament, guild_id)
-        lang = await self.games.presenter.guild_language(guild_id)
-        await interaction.response.send_message(embed=standings_embed(found, lang))
+            found = await grace.run(self.manager.find(tournament, guild_id))
+        lang = await grace.run(self.games.presenter.guild_language(guild_id))
+        await answer(interaction, embed=standings_embed(found, lang))
 
     @join.autocomplete("tournament")
     @leave.autocomplete("tournament")

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.compute import ComputePool
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
 from bot.sessions.replay import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
@@ -46,13 +47,15 @@ def system_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
-def engine_picker(budget_ms: int) -> MovePicker:
-    """The real AI (`puluc.ai.choose_move`), run in a worker thread so the event loop never blocks."""
+def engine_picker(budget_ms: int, compute: ComputePool | None = None) -> MovePicker:
+    """The real AI (`puluc.ai.choose_move`), run in the bot's compute workers (threads of this process when no
+    pool is given) so the event loop never waits on it."""
+    pool = compute or ComputePool(0)
 
     async def pick(position: Position, level: str, rng: random.Random) -> Move:
         from puluc.ai import choose_move
 
-        return await asyncio.to_thread(choose_move, position, level, rng, budget_ms)
+        return await pool.run(choose_move, position, level, rng, budget_ms)
 
     return pick
 
@@ -61,13 +64,15 @@ def engine_picker(budget_ms: int) -> MovePicker:
 HINT_BUDGET_MS = 300
 
 
-def engine_advisor(budget_ms: float = HINT_BUDGET_MS) -> Advisor:
-    """The real hard player's advice (`puluc.ai.hint`), run in a worker thread so the event loop never blocks."""
+def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | None = None) -> Advisor:
+    """The real hard player's advice (`puluc.ai.hint`), run in the bot's compute workers (threads of this
+    process when no pool is given) so the event loop never waits on it."""
+    pool = compute or ComputePool(0)
 
     async def advise(position: Position, rng: random.Random) -> Hint:
         from puluc.ai import hint
 
-        return await asyncio.to_thread(hint, position, rng, budget_ms)
+        return await pool.run(hint, position, rng, budget_ms)
 
     return advise
 

@@ -3,8 +3,8 @@
 One place turns a game state into renderer calls, with the players' names, the move buttons' numbers and
 the reader's language, so the game message, `/puluc board`, `puluc-bot --demo` and the help pages all draw
 boards the same way. Every word on an image comes from the `[board]` table of the catalogues. Pure
-functions that run in a worker thread (the presenter and the cogs call them with `asyncio.to_thread`);
-nothing here talks to Discord or storage.
+functions of picklable data that run in the compute workers (`bot.compute`: the presenter and the cogs hand
+them to the bot's pool by reference, so they must stay module-level); nothing here talks to Discord or storage.
 """
 
 from __future__ import annotations
@@ -20,6 +20,23 @@ from bot.ui.views.builders import MAX_MOVE_BUTTONS
 from puluc import GameRecord, Move, MoveEffect, Position, Rules
 
 CHART_MAX_POINTS = 120
+
+
+def warm_up(font_path: str | None = None) -> None:
+    """Runs once in every compute worker: the font, the board texts of every language, the AI's tables of
+    the common variants and the renderer's cached parts, so that no player's board pays for them."""
+    import renderer
+    from bot.ui.i18n import SUPPORTED
+    from puluc.ai.evaluate import model_for
+
+    if font_path is not None:
+        renderer.use_font(font_path)
+    for lang in SUPPORTED:
+        board_texts(lang)
+    for variant in ("bell", "ants"):
+        rules = Rules.preset(variant)
+        model_for(rules)
+        renderer.render_board(Position.start(rules), texts=board_texts(DEFAULT_LANGUAGE))
 
 
 @cache

@@ -40,6 +40,7 @@ class Shown(enum.Enum):
     EDITED = "edited"  # the game message, edited in place
     POSTED = "posted"  # a fresh game message at the bottom of the channel
     NOT_SHOWN = "not shown"  # Discord refused every attempt; the presenter tries again later
+    SUPERSEDED = "superseded"  # a newer state of the game was waiting to be shown and is shown instead
 
 
 def transient(error: BaseException) -> bool:

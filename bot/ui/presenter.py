@@ -3,8 +3,11 @@
 Every change of a game, from a click or from the timers, ends here. The presenter always shows the game's
 latest state (under a per-game lock), so updates that race each other can never leave an older board on
 screen; recent narration lines are kept per game so a reader sees the last few things that happened.
+Under a burst the board is never more than one edit behind: while one edit of a game is in flight, the
+updates that arrive meanwhile are coalesced, and only the newest of them is drawn and sent once the lock
+is free (the older ones add their narration and return `Shown.SUPERSEDED`); end screens are always sent.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
-are drawn in a worker thread by `bot.ui.boards`. This module must never change a game.
+are drawn by `bot.ui.boards` in the bot's compute workers (`bot.compute`). This module must never change a game.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.compute import ComputePool
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
@@ -71,9 +75,10 @@ class Presenter:
     """Composes and publishes game messages for one bot."""
 
     def __init__(self, client: discord.Client, manager: SessionManager, *,
-                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0, sleep: Sleep = asyncio.sleep
-                 ) -> None:
+                 chart_budget_ms: float = CHART_POINT_BUDGET_MS, bar_ms: float = 0, sleep: Sleep = asyncio.sleep,
+                 compute: ComputePool | None = None) -> None:
         self._client = client
+        self.compute = compute or ComputePool(0)
         self._manager = manager
         self._chart_budget_ms = chart_budget_ms
         self._bar_ms = bar_ms
@@ -84,6 +89,7 @@ class Presenter:
         self._unshown: dict[int, tuple[GameState, Finished | None]] = {}  # states Discord refused, newest
         self._shown: dict[int, int] = {}  # the event number each open game's message shows
         self._heals: dict[int, asyncio.Task[None]] = {}
+        self._newest: dict[int, int] = {}  # per game: the number of the newest `show` call (latest wins)
         self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
 
@@ -137,7 +143,7 @@ class Presenter:
         png = None
         if state.position is not None:
             try:
-                png = await asyncio.to_thread(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
+                png = await self.compute.run(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
                 log.exception("could not draw the board of game %d", state.game_id)
@@ -152,7 +158,7 @@ class Presenter:
     async def _advantage_chart(self, state: GameState, lang: str) -> bytes | None:
         """The post-game chart, or None: a failure here must never cost the players their result."""
         try:
-            return await asyncio.to_thread(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
+            return await self.compute.run(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
@@ -164,10 +170,15 @@ class Presenter:
         came from a click on that message) or repost it at the bottom of the channel when it scrolled away
         or cannot be edited. Never raises for Discord's failures: when nothing gets through, the game is
         shown again later (see `bot.ui.delivery`)."""
-        lock = self._lock(result.game_id)
+        game_id = result.game_id
+        ticket = self._newest[game_id] = self._newest.get(game_id, 0) + 1
+        lock = self._lock(game_id)
         async with lock:
             lang = await self.language(result.state)
             self._remember(result, lang)
+            if self._newest.get(game_id, ticket) != ticket and result.state.is_open and result.finished is None:
+                # A newer call waits for this lock: it shows the latest state, narration included.
+                return Shown.SUPERSEDED
             state = self.latest(result.state)
             return await self._show(state, lang, result.finished, interaction)
 
@@ -359,6 +370,7 @@ class Presenter:
 
     def _forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
+        self._newest.pop(game_id, None)
         self._narration.pop(game_id, None)
         self._last_move.pop(game_id, None)
         self._locks.pop(game_id, None)

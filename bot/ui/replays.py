@@ -1,18 +1,18 @@
 """A finished game's replay as Discord attachments: the animated board (GIF) and the game's record (JSON).
 
 `/puluc replay` and a finished game's Replay button answer with the same files and the same sentence, drawn
-from the one replay of the stored log (`bot.sessions.replay`). Drawing runs in a worker thread. This module
+from the one replay of the stored log (`bot.sessions.replay`). Drawing runs in the bot's compute workers. This module
 must never read storage or change a game.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 from dataclasses import dataclass
 
 import discord
 
+from bot.compute import ComputePool
 from bot.sessions import GameState
 from bot.ui.boards import render_game_replay, seat_names
 from bot.ui.i18n import t
@@ -35,10 +35,10 @@ def _render(state: GameState, lang: str) -> tuple[bytes, str]:
     return render_game_replay(record, REPLAY_THEME, lang, seat_names(state, lang)), record.to_json(indent=2)
 
 
-async def replay_of(state: GameState, lang: str, filesize_limit: int) -> Replay:
+async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool) -> Replay:
     """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
-    (`interaction.filesize_limit`)."""
-    gif, record_json = await asyncio.to_thread(_render, state, lang)
+    (`interaction.filesize_limit`), drawn in `compute`'s workers."""
+    gif, record_json = await compute.run(_render, state, lang)
     game_id = state.game_id
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
     key = "ladder.replay.done"

@@ -10,9 +10,11 @@ decide game rules.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -24,6 +26,8 @@ from bot.ui.i18n import language_for, t
 from puluc import ErrorCode
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # The permissions a game needs from the bot where it is played, in the order they are named.
 GAME_PERMISSIONS = ("send_messages", "embed_links", "attach_files")
@@ -124,6 +128,66 @@ def storage_failure(error: BaseException) -> NotSaved | StorageUnavailable | Non
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     return error if isinstance(error, NotSaved | StorageUnavailable) else None
+
+
+#: How long a command may wait on the database before it is acknowledged. A read usually takes milliseconds,
+#: and then the answer itself (or a private refusal) is the acknowledgement, in one call to Discord; a slower
+#: one is acknowledged at this point, well inside Discord's 3 s however busy the database is.
+ACK_GRACE_SECONDS = 1.0
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False,
+                      update: bool = False) -> None:
+    """Acknowledge now (if not yet done): a "thinking" answer, or with `update` a silent one for a click
+    that edits its own message. Always before CPU work (a board, a chart, the AI)."""
+    if interaction.response.is_done():
+        return
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+class AckGrace:
+    """One interaction's database work, acknowledged before `ACK_GRACE_SECONDS` have passed since it came.
+
+    `await grace.run(work)` waits for `work` at most until the grace period ends, acknowledges the
+    interaction then if it still has no answer, and returns `work`'s result. So a quick database answers
+    directly (and a refusal found in it stays private), and a slow one can never make the bot miss Discord's
+    deadline. Discord keeps an acknowledgement's visibility for the answer that follows: a refusal found
+    after a public "thinking" answer is shown in its place."""
+
+    def __init__(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False, update: bool = False,
+                 seconds: float = ACK_GRACE_SECONDS) -> None:
+        self._interaction = interaction
+        self._ephemeral = ephemeral
+        self._update = update
+        self._ends = asyncio.get_running_loop().time() + seconds
+
+    async def run(self, work: Awaitable[T]) -> T:
+        task = asyncio.ensure_future(work)
+        if not self._interaction.response.is_done():
+            remaining = max(0.0, self._ends - asyncio.get_running_loop().time())
+            try:
+                await asyncio.wait({task}, timeout=remaining)
+            except asyncio.CancelledError:
+                task.cancel()
+                raise
+            if not task.done():
+                await self.now()
+        return await task
+
+    async def now(self) -> None:
+        """Acknowledge now if not yet done (before CPU work, or when the answer will take long)."""
+        await acknowledge(self._interaction, ephemeral=self._ephemeral, update=self._update)
+
+
+async def answer(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Send the answer: as the response, or as the follow-up once acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:

@@ -74,12 +74,14 @@ async def test_a_game_resigned_on_its_first_turn_shows_its_result_without_a_char
     assert CHART_FILE not in [a.filename for a in final.attachments]
 
 
+def broken_chart(*args: object, **kwargs: object) -> bytes:
+    """A chart drawing that fails (module-level, so the bot's worker processes can run it)."""
+    raise RuntimeError("chart bug")
+
+
 @pytest.mark.logs_error(r"could not chart game \d+ \(RuntimeError: chart bug\)")
 async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*args: object, **kwargs: object) -> bytes:
-        raise RuntimeError("chart bug")
-
-    monkeypatch.setattr(presenter_module, "render_advantage", broken)
+    monkeypatch.setattr(presenter_module, "render_advantage", broken_chart)
     await alices_turn(world)
     await play_out(world, random.Random(9))
     final = game_message(world.games)

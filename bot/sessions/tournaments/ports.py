@@ -7,11 +7,11 @@ stand-ins. This module must never import discord.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.compute import ComputePool
 from bot.sessions.play import ai_rng
 from bot.sessions.state import GameState, Place
 from bot.sessions.tournaments.results import TournamentUpdate
@@ -49,9 +49,10 @@ class TournamentLimits:
 DEFAULT_LIMITS = TournamentLimits()
 
 
-def engine_adjudicator(budget_ms: float) -> Adjudicator:
+def engine_adjudicator(budget_ms: float, compute: ComputePool | None = None) -> Adjudicator:
     """The hard AI's `win_probability`, seeded by the game and its event number (the same position always
-    gets the same verdict), in a worker thread so the event loop never blocks."""
+    gets the same verdict), in the bot's compute workers (threads of this process when no pool is given)."""
+    pool = compute or ComputePool(0)
 
     async def adjudicate(state: GameState) -> float:
         from puluc.ai import win_probability
@@ -59,6 +60,6 @@ def engine_adjudicator(budget_ms: float) -> Adjudicator:
         if state.position is None:
             raise ValueError(f"game {state.game_id} has no position to adjudicate")
         rng = ai_rng(state.seed or 0, state.seq)
-        return await asyncio.to_thread(win_probability, state.position, rng, budget_ms)
+        return await pool.run(win_probability, state.position, rng, budget_ms)
 
     return adjudicate

@@ -1,0 +1,184 @@
+"""The worker pool (`bot.compute`): the same pictures as in-process drawing, a killed worker costs no job, the
+queue is bounded, and `workers=0` stays in this process. One pool for the module: starting workers costs."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.app import WORKER_PRELOAD
+from bot.compute import ComputeFailed, ComputePool, default_workers
+from bot.config import ConfigError, load_settings
+from bot.sessions import GameState
+from bot.ui.boards import render_advantage, render_png, warm_up
+from tests.helpers import TOKEN, finished_bell_game
+
+# The async tests share one event loop per module, so that the module's pool lives across them.
+in_module_loop = pytest.mark.asyncio(loop_scope="module")
+
+
+def dies_once(marker: str, value: int) -> int:
+    """A job that kills its own worker with SIGKILL the first time it runs (the marker file remembers)."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("killed once")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return value * 2
+
+
+def always_dies() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def held(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def pool() -> AsyncIterator[ComputePool]:
+    made = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
+    await made.start()
+    yield made
+    await made.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def finished() -> GameState:
+    return await finished_bell_game()
+
+
+@in_module_loop
+async def test_boards_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
+    in_process = render_png(finished, None, 10, "fr")
+    assert in_process is not None
+    assert await pool.run(render_png, finished, None, 10, "fr") == in_process
+
+
+@in_module_loop
+async def test_charts_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
+    assert await pool.run(render_advantage, finished, 5.0, 40, "en") == render_advantage(finished, 5.0, 40, "en")
+
+
+@in_module_loop
+async def test_jobs_run_in_other_processes(pool: ComputePool) -> None:
+    found = set(await asyncio.gather(*(pool.run(held, 0.05) for _ in range(6))))
+    assert os.getpid() not in found
+    assert found <= set(pool.pids())
+
+
+@in_module_loop
+async def test_a_worker_killed_mid_job_costs_no_job(pool: ComputePool, tmp_path: Path) -> None:
+    before, rebuilds = set(pool.pids()), pool.rebuilds
+    others = [pool.run(held, 0.05) for _ in range(3)]  # jobs that were in the pool when it broke
+    results = await asyncio.gather(pool.run(dies_once, str(tmp_path / "marker"), 21), *others)
+    assert results[0] == 42
+    assert pool.rebuilds == rebuilds + 1
+    assert not before & set(pool.pids()), "the pool runs on new workers"
+    assert await pool.run(pid) in pool.pids()
+
+
+@in_module_loop
+async def test_a_job_that_kills_its_worker_twice_fails_clearly_and_the_pool_lives_on(pool: ComputePool) -> None:
+    with pytest.raises(ComputeFailed, match="always_dies"):
+        await pool.run(always_dies)
+    assert await pool.run(dies_once, "/", 2) == 4  # "/" exists: the pool works again
+
+
+@in_module_loop
+async def test_no_more_jobs_than_the_limit_are_handed_to_the_workers(pool: ComputePool) -> None:
+    seen: list[tuple[int, int]] = []
+
+    async def one() -> None:
+        await pool.run(held, 0.02)
+        seen.append((pool.running, pool.waiting))
+
+    await asyncio.gather(*(one() for _ in range(pool.limit * 3)))
+    assert pool.limit == 2 * 2
+    assert max(running for running, _ in seen) <= pool.limit
+    assert max(waiting for _, waiting in seen) > 0, "the jobs beyond the limit waited their turn"
+    assert (pool.running, pool.waiting) == (0, 0)
+
+
+@in_module_loop
+async def test_workers_zero_runs_jobs_in_threads_of_this_process() -> None:
+    threads = ComputePool(0)
+    assert threads.in_process
+    assert await threads.run(pid) == os.getpid()
+    await threads.close()
+
+
+@in_module_loop
+async def test_a_closed_pool_refuses_jobs() -> None:
+    closed = ComputePool(0)
+    await closed.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await closed.run(pid)
+
+
+def test_workers_default_to_one_per_core_and_accept_zero() -> None:
+    assert load_settings({"DISCORD_TOKEN": TOKEN}).workers is None
+    assert default_workers() >= 1
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": "0"}).workers == 0
+    assert load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": "3"}).workers == 3
+
+
+@pytest.mark.parametrize("value", ["-1", "65", "two", "1.5"])
+def test_a_bad_workers_value_is_one_clear_line(value: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": value})
+    message = str(raised.value)
+    assert "\n" not in message and "WORKERS must be a whole number of worker processes from 0 to 64" in message
+
+
+POOL_CHILD = """
+import asyncio, sys
+from bot.compute import ComputePool
+
+async def main() -> None:
+    pool = ComputePool(2)
+    await pool.start()
+    print(" ".join(map(str, pool.pids())), flush=True)
+    await asyncio.sleep(600)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "pool_child.py"
+    script.write_text(POOL_CHILD)
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).parents[2])
+    assert child.stdout is not None
+    workers = [int(pid) for pid in child.stdout.readline().split()]
+    assert len(workers) == 2
+    child.kill()
+    # EOF on its output: no orphaned worker (nor the fork server) holds it open (a minute is far too long).
+    child.communicate(timeout=60)
+    assert not [pid for pid in workers if running(pid)]
+
+
+def running(pid: int) -> bool:
+    """Whether the process runs (a zombie waiting to be reaped has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
