@@ -8,7 +8,7 @@ follows the team size (RULES.md §9) unless named.
 
 Games come in pairs with the same sticks and the sides swapped, the first team alternating between pairs. Prints
 win rates with 95% intervals (draws count half) and hard's milliseconds per move p50 / p95 (wall clock, and the
-p95 of the thread's CPU time, which other processes on the machine do not inflate), counted over the moves
+p50 / p95 of the thread's CPU time, which other processes on the machine do not inflate), counted over the moves
 where the player had more than one legal move. The interval takes the pair as its unit (mean of the pairs' scores
 +- 1.96 standard errors): the two games of a pair are correlated, and a binomial interval over games measured
 about half the true spread on Bell. Game i of a pairing always gets the same dice and seeds, so a run of more
@@ -190,7 +190,7 @@ class Table:
         variants = list(dict.fromkeys(v for v, _ in self.results))
         pairings = [p for p in PAIRINGS if any(q == p for _, q in self.results)]
         header = "".join(f" {p + ' (games, 95% CI)':>32}" for p in pairings)
-        print(f"{'variant':<30}{header}   hard ms p50/p95 (cpu p95)")
+        print(f"{'variant':<30}{header}   hard ms p50/p95 (cpu p50/p95)")
         for variant in variants:
             cells = []
             for pairing in pairings:
@@ -202,7 +202,10 @@ class Table:
                 cells.append(f" {mean:>8.1%} ({len(outcomes):>4}, {lo:5.1%}-{hi:5.1%})")
             times = self.times.get((variant, "hard"), [])
             cpu = self.cpu.get((variant, "hard"), [])
-            speed = f"{percentile(times, 50):7.1f}/{percentile(times, 95):7.1f} ({percentile(cpu, 95):6.1f})"
+            speed = (
+                f"{percentile(times, 50):7.1f}/{percentile(times, 95):7.1f} "
+                f"({percentile(cpu, 50):6.1f}/{percentile(cpu, 95):6.1f})"
+            )
             print(f"{variant:<30}{''.join(cells)}   {speed if times else '-'}")
         sys.stdout.flush()
 

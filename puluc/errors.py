@@ -11,7 +11,9 @@ Each class says *what* input was bad, so a caller catches exactly what it means:
     ├── InvalidSeatError        a seat name that is none, or a seat beyond the team size
     ├── InvalidCellError        a cell number off this road
     ├── InvalidPositionError    PPN text that is malformed or describes an impossible position
-    └── InvalidRecordError      a game record that cannot be read or does not replay (`event`: which one)
+    ├── InvalidRecordError      a game record that cannot be read or does not replay (`event`: which one)
+    ├── InvalidRequestError     an argument the AI does not take (`puluc.ai`: an unknown level, a bad budget)
+    └── NoMoveToChooseError     the AI is asked for a move where none is to play (must throw, game over)
 
 Each error also carries a stable, machine-readable `code` (`ErrorCode`: the one list of them, below) and the
 structured fields that explain it (`params`), so the bot can say it in the player's language; `str(error)`
@@ -40,6 +42,7 @@ class ErrorCode(StrEnum):
     CELL_OUT_OF_RANGE = "cell_out_of_range"  # `cell` is not from `low` to `high`
     NOT_A_THROW_VALUE = "not_a_throw_value"  # `value` is not one of the sticks' values (`allowed`)
     GAME_OVER = "game_over"  # the game has ended: no more throws or moves
+    NOT_A_POSITIVE_NUMBER = "not_a_positive_number"  # `field` must be a number above zero (the AI's budget_ms)
     # -- InvalidRulesError: `field`, `value`, `choices`, `low`, `high` -----------------------------------
     UNKNOWN_CHOICE = "unknown_choice"  # `value` is not one of `choices` for `field` (route, preset, setup, ...)
     UNKNOWN_OPTION = "unknown_option"  # `value` names options that are no rules field (`choices` are)
@@ -274,6 +277,32 @@ class InvalidRecordError(PulucError):
         self.event = event
         self.field = field
         self.value = value
+
+
+class InvalidRequestError(PulucError):
+    """An argument the AI (`puluc.ai`) does not take: `field` names it, `value` is what was given, `choices` the
+    values it takes where they are a list (an unknown level; a budget that is not a positive number of ms)."""
+
+    FIELDS = ("field", "value", "choices")
+
+    def __init__(
+        self, message: str, code: ErrorCode, *, field: str, value: object, choices: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message, code)
+        self.field = field
+        self.value = value
+        self.choices = choices
+
+
+class NoMoveToChooseError(PulucError):
+    """The AI is asked for a move where there is none to choose: `seat` must throw first (MUST_THROW_FIRST), or
+    the game is over (GAME_OVER)."""
+
+    FIELDS = ("seat",)
+
+    def __init__(self, message: str, code: ErrorCode, *, seat: str) -> None:
+        super().__init__(message, code)
+        self.seat = seat
 
 
 #: The name python-chess-minded tools and the bot already use for an illegal move.

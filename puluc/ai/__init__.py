@@ -15,6 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from ..errors import ErrorCode, InvalidRequestError, NoMoveToChooseError
 from ..position import Move, Position
 from ..rules import Rules
 from .evaluate import SIMPLE_WEIGHTS, evaluate, model_for, terminal_value
@@ -54,8 +55,9 @@ SAFETY_FACTOR = 3.0
 SAFETY_FLOOR_MS = 100.0
 
 
-class NoMoveToChoose(ValueError):
-    """The position has no legal move to choose: the player must throw first, or the game is over."""
+#: The position has no legal move to choose: the player must throw first, or the game is over
+#: (puluc.errors.NoMoveToChooseError, the engine's error family; this name is kept for callers of puluc.ai).
+NoMoveToChoose = NoMoveToChooseError
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,13 @@ def choose_move(
     """One legal move of `position` for its seat at `level` ("easy", "medium" or "hard")."""
     _check(position, budget_ms)
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        raise InvalidRequestError(
+            f"unknown level {level!r}; choose one of {', '.join(LEVELS)}",
+            ErrorCode.UNKNOWN_CHOICE,
+            field="level",
+            value=level,
+            choices=LEVELS,
+        )
     rng = rng if rng is not None else random.Random()
     moves = position.legal_moves()
     if len(moves) == 1:
@@ -143,14 +151,25 @@ def _check(position: Position, budget_ms: float) -> None:
         raise TypeError(f"position must be a puluc Position, not {type(position).__name__}")
     _check_budget(budget_ms)
     if position.is_over:
-        raise NoMoveToChoose("the game is over: there is no move to choose")
+        raise NoMoveToChooseError(
+            "the game is over: there is no move to choose", ErrorCode.GAME_OVER, seat=position.to_move
+        )
     if position.must_throw:
-        raise NoMoveToChoose(f"{position.to_move} must throw before a move can be chosen")
+        raise NoMoveToChooseError(
+            f"{position.to_move} must throw before a move can be chosen",
+            ErrorCode.MUST_THROW_FIRST,
+            seat=position.to_move,
+        )
 
 
 def _check_budget(budget_ms: float) -> None:
     if isinstance(budget_ms, bool) or not isinstance(budget_ms, int | float) or not budget_ms > 0:
-        raise ValueError(f"budget_ms must be a positive number of milliseconds, not {budget_ms!r}")
+        raise InvalidRequestError(
+            f"budget_ms must be a positive number of milliseconds, not {budget_ms!r}",
+            ErrorCode.NOT_A_POSITIVE_NUMBER,
+            field="budget_ms",
+            value=budget_ms,
+        )
 
 
 def _safety_seconds(budget_ms: float) -> float:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..errors import ErrorCode, NoMoveToChooseError
 from ..position import Move, Position
 from .evaluate import Model, terminal_value
 from .features import win_logit
@@ -195,7 +196,12 @@ def search(
     """
     moves = list(pos.plans())
     if not moves:
-        raise ValueError("no legal move: the position must throw first or the game is over")
+        over = pos.is_over
+        raise NoMoveToChooseError(
+            "no legal move: " + ("the game is over" if over else f"{pos.to_move} must throw first"),
+            ErrorCode.GAME_OVER if over else ErrorCode.MUST_THROW_FIRST,
+            seat=pos.to_move,
+        )
     state = _Search(model, pos.turn_index & 1, nodes, deadline)
     children = [(move, pos.play(move)) for move in moves]
     order = children

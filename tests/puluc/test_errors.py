@@ -18,16 +18,19 @@ from puluc import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidRecordError,
+    InvalidRequestError,
     InvalidRulesError,
     InvalidSeatError,
     InvalidThrowError,
     Move,
+    NoMoveToChooseError,
     Position,
     PulucError,
     Rules,
     Throw,
     throw_probabilities,
 )
+from puluc.ai import LEVELS, NoMoveToChoose, choose_move, hint, win_probability
 from puluc.rules import ROUTES, seat_index
 from tests.helpers import at, ppn
 
@@ -212,6 +215,16 @@ CASES = [
     Case("record throws twice",
          lambda: GameRecord.from_dict(record(events=[{"throw": [2]}, {"move": "2:H"}, {"throw": [1]}, {"throw": [1]}])),
          InvalidRecordError, ErrorCode.ILLEGAL_EVENT, {"event": 4}, (IllegalThrowError, ErrorCode.ALREADY_THROWN)),
+    # -- the AI (puluc.ai) ----------------------------------------------------------------------------
+    Case("unknown AI level", lambda: choose_move(THREW_2, "grandmaster"), InvalidRequestError,
+         ErrorCode.UNKNOWN_CHOICE, {"field": "level", "value": "grandmaster", "choices": LEVELS}),
+    Case("AI budget of zero", lambda: choose_move(THREW_2, "hard", budget_ms=0), InvalidRequestError,
+         ErrorCode.NOT_A_POSITIVE_NUMBER, {"field": "budget_ms", "value": 0}),
+    Case("negative chance budget", lambda: win_probability(START, budget_ms=-5), InvalidRequestError,
+         ErrorCode.NOT_A_POSITIVE_NUMBER, {"field": "budget_ms", "value": -5}),
+    Case("AI move before the throw", lambda: choose_move(START, "easy"), NoMoveToChooseError,
+         ErrorCode.MUST_THROW_FIRST, {"seat": "A1"}),
+    Case("hint after the end", lambda: hint(OVER), NoMoveToChooseError, ErrorCode.GAME_OVER),
 ]
 
 
@@ -247,6 +260,7 @@ def test_every_error_is_a_value_error_of_the_family() -> None:
     for case in CASES:
         assert issubclass(case.kind, PulucError) and issubclass(case.kind, ValueError)
     assert IllegalMove is IllegalMoveError
+    assert NoMoveToChoose is NoMoveToChooseError
 
 
 def test_record_error_names_the_event_that_does_not_replay() -> None:
