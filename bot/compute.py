@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import contextvars
 import functools
 import logging
@@ -91,8 +92,15 @@ def _exit_with(bot_pid: int) -> None:
     os._exit(1)
 
 
+# How much lower a worker's CPU priority is than the bot's: when every core is busy, the event loop (which
+# acknowledges interactions and sends the boards) runs first and the workers take the rest.
+WORKER_NICENESS = 10
+
+
 def _start_worker(warm_up: Callable[[], object] | None, bot_pid: int) -> None:
     """Runs first in every worker process."""
+    with contextlib.suppress(OSError):  # a platform without priorities: the worker runs at the bot's
+        os.nice(WORKER_NICENESS)
     # Ctrl-C reaches the whole process group: the bot shuts its workers down itself, in order.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(bot_pid,), name="puluc-bot-watch", daemon=True).start()
