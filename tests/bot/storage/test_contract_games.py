@@ -130,10 +130,12 @@ async def test_an_event_number_can_be_used_only_once(storage: Storage) -> None:
     assert log.game.snapshot_ppn == START_PPN  # nothing of the refused call was written
 
 
-async def test_unique_constraint_guards_even_when_the_counter_is_wrong(backend: Backend, storage: Storage) -> None:
+async def test_unique_constraint_guards_even_when_the_counter_is_wrong(durable: Backend) -> None:
+    """A database's own UNIQUE(game_id, seq) (the in-memory fake has no second guard to test)."""
+    storage = await durable.open()
     game_id = await running_duel(storage)
     await append(storage, game_id, 1, "move", {"move": "2:H"})
-    await backend.raw(f"UPDATE games SET last_seq = 0 WHERE game_id = {game_id:d}")  # a corrupted counter
+    await durable.raw(f"UPDATE games SET last_seq = 0 WHERE game_id = {game_id:d}")  # a corrupted counter
     with pytest.raises(DuplicateEvent):
         await append(storage, game_id, 1, "move", {"move": "3:H"})
     assert [e.payload for e in (await storage.game_log(game_id)).events] == [{"move": "2:H"}]
