@@ -5,6 +5,12 @@ submitted all at once, with WORKERS=0 (threads of one process), 1, 2, ...
 Run by hand: `python benchmarks/workers.py [--workers 0 1 2] [--boards 400] [--bar-ms 10]`. Prints numbers
 and the machine's load, asserts nothing. Goal (issue 21, b): WORKERS=2 draws at least 1.8x the boards per
 second of WORKERS=1 on a 2-core machine.
+
+Besides the rates it prints the CPU time each board costs this process (handing the job to a worker and
+taking its picture back) and the workers (drawing, the bar's search), and what those allow on idle cores:
+with C cores, a board costing this process M and a worker W ms, k workers draw at most
+1000 / max(W / k, M, (W + M) / C) boards per second. On 2 cores WORKERS=2 / WORKERS=1 is therefore at most
+2 W / (W + M) (when M < W): 1.8x needs M <= W / 9, and the cheaper a board, the harder that is.
 """
 
 from __future__ import annotations
@@ -51,10 +57,20 @@ async def game_states(games: int) -> list[GameState]:
     return found
 
 
-async def measure(workers: int, states: list[GameState], bar_ms: float) -> None:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid` so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(workers: int, states: list[GameState], bar_ms: float) -> tuple[float, float, float]:
+    """Boards per second, and the CPU milliseconds per board of this process and of the workers."""
     pool = ComputePool(workers, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
     started = await pool.start()
     await asyncio.gather(*(pool.run(render_png, state, None, bar_ms, "en") for state in states[:20]))
+    pids = pool.pids()
+    main_before, workers_before = time.process_time(), sum(cpu_seconds(pid) for pid in pids)
 
     async def one(state: GameState) -> float:
         began = time.perf_counter()
@@ -64,11 +80,23 @@ async def measure(workers: int, states: list[GameState], bar_ms: float) -> None:
     began = time.perf_counter()
     waits = await asyncio.gather(*(one(state) for state in states))
     seconds = time.perf_counter() - began
+    main_ms = 1000 * (time.process_time() - main_before) / len(states)
+    workers_ms = 1000 * (sum(cpu_seconds(pid) for pid in pids) - workers_before) / len(states)
     await pool.close()
     ms = sorted(1000 * w for w in waits)
-    print(f"WORKERS={workers} ({pool.method if workers else 'threads'}): {len(states) / seconds:7.1f} boards/s, "
+    rate = len(states) / seconds
+    print(f"WORKERS={workers} ({pool.method if workers else 'threads'}): {rate:7.1f} boards/s, "
           f"{len(states)} boards in {seconds:.2f} s; click-to-picture p50 {percentile(ms, 50):.0f} ms, "
-          f"p99 {percentile(ms, 99):.0f} ms; start {started:.2f} s")
+          f"p99 {percentile(ms, 99):.0f} ms; start {started:.2f} s; CPU per board: this process {main_ms:.2f} ms"
+          + (f", the workers {workers_ms:.2f} ms" if workers else ""))
+    return rate, main_ms, workers_ms
+
+
+def bound(cores: int, workers: int, main_ms: float, worker_ms: float) -> float:
+    """The most boards per second `workers` workers can draw on `cores` cores when each board costs this process
+    `main_ms` and a worker `worker_ms` of CPU: no worker draws faster than one core, this process sends no
+    faster than one core, and all of them share the cores."""
+    return 1000 / max(worker_ms / workers, main_ms, (worker_ms + main_ms) / cores)
 
 
 async def main() -> None:
@@ -85,9 +113,18 @@ async def main() -> None:
     states = states[: args.boards]
     print(f"{len(states)} boards, ADVANTAGE_BAR_MS={args.bar_ms:g}, {os.cpu_count()} cores, "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for workers in args.workers:
-        await measure(workers, states, args.bar_ms)
+    found = {workers: await measure(workers, states, args.bar_ms) for workers in args.workers}
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    cores = len(os.sched_getaffinity(0))
+    if 1 in found and 2 in found:
+        print(f"WORKERS=2 / WORKERS=1: {found[2][0] / found[1][0]:.2f}x measured")
+    if 1 in found:
+        # The CPU per board measured with one worker (the least disturbed by a second one), on an idle machine.
+        _rate, main_ms, worker_ms = found[1]
+        one, two = bound(cores, 1, main_ms, worker_ms), bound(cores, 2, main_ms, worker_ms)
+        print(f"bound from the CPU per board on {cores} idle cores: WORKERS=1 {one:.0f} boards/s, WORKERS=2 "
+              f"{two:.0f} boards/s = {two / one:.2f}x (this process's share of a board's CPU: "
+              f"{100 * main_ms / (main_ms + worker_ms):.0f}%)")
 
 
 if __name__ == "__main__":

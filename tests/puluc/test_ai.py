@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import random
@@ -16,6 +17,8 @@ from puluc.ai.features import FEATURES, TEAM_WIN_WEIGHTS, WIN_WEIGHTS, features,
 from puluc.ai.search import search
 from puluc.sticks import throw_probabilities
 from tests.helpers import at, play
+
+search_module = importlib.import_module("puluc.ai.search")  # the module; `puluc.ai.search` is also a function
 
 #: Every preset, the flags on other routes, team sizes 1 to 8 and the shortest and longest roads.
 VARIANTS: dict[str, Rules] = {
@@ -146,6 +149,27 @@ def test_search_stays_within_its_node_budget() -> None:
     small = search(model, pos, 100, time.perf_counter() + 60)
     large = search(model, pos, 20_000, time.perf_counter() + 60)
     assert small.depth <= large.depth and large.depth >= 2
+
+
+@pytest.mark.parametrize(("variant", "budget_ms"), [("bell 1v1", 10), ("ants 2v2 traditional", 300)])
+def test_a_depth_that_cannot_finish_is_not_started(
+    variant: str, budget_ms: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same answers as when every depth is tried until the nodes run out, for fewer nodes in all."""
+    model = model_for(VARIANTS[variant])
+    positions = positions_with_a_choice(VARIANTS[variant], 12, seed=8)
+    nodes = nodes_for(model.rules, budget_ms)
+
+    def searched() -> tuple[list[tuple[tuple[tuple[Move, float], ...], int]], int]:
+        results = [search(model, pos, nodes, time.perf_counter() + 600) for pos in positions]
+        return [(r.scored, r.depth) for r in results], sum(r.nodes for r in results)
+
+    skipping, spent = searched()
+    monkeypatch.setattr(search_module, "MIN_DEEPENING_GROWTH", 0.0)
+    monkeypatch.setattr(search_module, "MIN_GROWTH_CHANGE", 0.0)
+    trying, spent_trying = searched()
+    assert skipping == trying
+    assert spent < spent_trying
 
 
 def test_one_v_one_looks_four_turns_ahead_and_team_games_deepen_with_the_budget() -> None:
