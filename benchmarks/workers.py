@@ -28,7 +28,8 @@ from bot.app import WORKER_PRELOAD
 from bot.compute import ComputePool
 from bot.sessions import GameOptions, GameState, Place, Player, SessionManager
 from bot.storage.memory import MemoryStorage
-from bot.ui.boards import render_png, warm_up
+from bot.ui.boards import board_request
+from bot.ui.pictures import draw_board, warm_up
 from puluc import Move, Position
 
 
@@ -68,13 +69,14 @@ async def measure(workers: int, states: list[GameState], bar_ms: float) -> tuple
     """Boards per second, and the CPU milliseconds per board of this process and of the workers."""
     pool = ComputePool(workers, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
     started = await pool.start()
-    await asyncio.gather(*(pool.run(render_png, state, None, bar_ms, "en") for state in states[:20]))
+    await asyncio.gather(*(pool.run(draw_board, board_request(state, None, bar_ms, "en")) for state in states[:20]))
     pids = pool.pids()
     main_before, workers_before = time.process_time(), sum(cpu_seconds(pid) for pid in pids)
 
     async def one(state: GameState) -> float:
         began = time.perf_counter()
-        await pool.run(render_png, state, None, bar_ms, "en")
+        # As the presenter does: the request is made in this process, the board drawn in a worker.
+        await pool.run(draw_board, board_request(state, None, bar_ms, "en"))
         return time.perf_counter() - began
 
     began = time.perf_counter()

@@ -29,8 +29,8 @@ from bot.config import Settings
 from bot.services import GameServices, start_game_services, stop_game_services
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
-from bot.ui.boards import warm_up
 from bot.ui.i18n import PulucTranslator
+from bot.ui.pictures import warm_up
 from bot.ui.replies import report_error
 from bot.ui.views.components import answer_orphaned_click
 
@@ -299,7 +299,7 @@ def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed) -> Pu
 
 
 # Imported once by the fork server, so every worker process starts with them loaded.
-WORKER_PRELOAD = ("puluc.ai", "renderer", "bot.ui.boards")
+WORKER_PRELOAD = ("puluc.ai", "renderer", "bot.ui.pictures")
 
 
 async def start_compute(settings: Settings) -> ComputePool:

@@ -10,6 +10,10 @@ processes instead, and gives back their results (bytes, moves, numbers):
   the pool is built or rebuilt, from an empty context: a click never pays for a process start, and a clock
   patched for the bot's own code (the simulated Discord of the tests freezes it) cannot stall
   multiprocessing's polling of its children.
+- Workers carry only what their jobs import: the modules the fork server preloads, and what unpickling a
+  job's function and arguments imports. They do not import the program's main module, as multiprocessing's
+  children otherwise do (`_main_module_hidden`): the jobs are functions of importable modules, never of
+  `__main__`, and a main script brings all it imports (a benchmark's simulated Discord: 37 MB a worker).
 - The queue is bounded: at most `queue_per_worker` jobs per worker are handed to the processes at a time;
   callers beyond that wait their turn in arrival order (awaiting, so the event loop stays free) and nothing
   is dropped. A long waiting line is logged.
@@ -35,9 +39,11 @@ import multiprocessing
 import os
 import select
 import signal
+import sys
 import threading
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver
 from typing import ParamSpec, TypeVar
@@ -115,6 +121,26 @@ def _ready() -> int:
     return os.getpid()
 
 
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """While worker processes start: a bare module in place of this program's main module.
+
+    A 'forkserver' or 'spawn' child imports its parent's `__main__` (by name or by path, as
+    `sys.modules['__main__']` says when the child is started) before it runs anything, so that functions
+    defined there could be unpickled. The pool never runs those; a bare module names nothing to import.
+    Workers start synchronously in `_new_executor`, in the event loop's thread, within milliseconds.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is None:
+            del sys.modules["__main__"]
+        else:
+            sys.modules["__main__"] = main
+
+
 class ComputePool:
     """Runs CPU-bound jobs in worker processes (or, with `workers=0`, in threads)."""
 
@@ -159,7 +185,10 @@ class ComputePool:
             self.workers, mp_context=self._context, initializer=_start_worker,
             initargs=(self._warm_up, os.getpid()),
         )
-        self._starting = contextvars.Context().run(lambda: [executor.submit(_ready) for _ in range(self.workers)])
+        with _main_module_hidden():
+            self._starting = contextvars.Context().run(
+                lambda: [executor.submit(_ready) for _ in range(self.workers)]
+            )
         return executor
 
     @property

@@ -24,6 +24,7 @@ from bot.sessions.play import Draft, play_move, throw_for_turns
 from bot.sessions.state import GameState
 from bot.ui.boards import render_advantage, render_game_replay, render_png, seat_names
 from bot.ui.i18n import DEFAULT_LANGUAGE
+from bot.ui.pictures import CHART_POINT_BUDGET_MS
 from puluc import MoveEffect, Position, Rules
 from puluc.ai import choose_move
 
@@ -34,7 +35,6 @@ DEMO_LEVELS = {"A": "medium", "B": "hard"}
 DEMO_PLAYERS = (SeatState("A1", "Alice", user_id=1), SeatState("B1", "Bohdan", user_id=2))
 # A Bell game on the 9-cell road ends in well under a hundred turns; this only guards against a hang.
 MAX_EVENTS = 5000
-CHART_BUDGET_MS = 25.0
 # What the demo writes; a folder holding only these holds a previous demo, which a new one replaces.
 DEMO_FILE = re.compile(r"board_\d{3,}\.png|replay\.gif|advantage\.png|record\.json")
 
@@ -113,7 +113,7 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
 
     names = seat_names(state, DEFAULT_LANGUAGE)
     replay = _write(outdir / "replay.gif", render_game_replay(state.game_record(), "dark", DEFAULT_LANGUAGE, names))
-    chart = render_advantage(state, CHART_BUDGET_MS)
+    chart = render_advantage(state, CHART_POINT_BUDGET_MS)
     charted = "" if chart is None else f", {_write(outdir / 'advantage.png', chart).name}"
     record = outdir / "record.json"
     record.write_text(state.game_record().to_json(indent=2) + "\n", encoding="utf-8")

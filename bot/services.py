@@ -25,7 +25,8 @@ from bot.sessions.manager import engine_advisor, system_seed
 from bot.sessions.tournaments.manager import TournamentManager
 from bot.sessions.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
 from bot.storage.protocol import Storage
-from bot.ui.presenter import CHART_POINT_BUDGET_MS, Presenter
+from bot.ui.pictures import CHART_POINT_BUDGET_MS
+from bot.ui.presenter import Presenter
 from bot.ui.tournament_presenter import DiscordRooms, TournamentPresenter
 from bot.ui.views.components import DYNAMIC_ITEMS
 

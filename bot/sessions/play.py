@@ -8,10 +8,10 @@ state has to survive a restart. This module must never do I/O, read a clock or i
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.seeds import throw_rng
 from bot.sessions.results import Happening, Moved, Thrown
 from bot.sessions.state import Actor, GameState, SeatState
 from bot.storage.types import NewEvent
@@ -21,16 +21,6 @@ from puluc.record import MoveEvent, ThrowEvent
 # Passing turns in a row is normal (a throw with no legal move), but a position where nobody can ever move
 # would loop forever: stop after this many passes and leave the turn waiting (the timer retries it).
 MAX_PASSES_IN_A_ROW = 256
-
-
-def throw_rng(seed: int, seq: int) -> random.Random:
-    """The generator for the throw recorded as event `seq` of the game with this seed."""
-    return random.Random(f"puluc-throw:{seed}:{seq}")
-
-
-def ai_rng(seed: int, seq: int) -> random.Random:
-    """The generator the AI uses when it chooses a move after event `seq`."""
-    return random.Random(f"puluc-ai:{seed}:{seq}")
 
 
 def throw_off_codes(rounds: tuple[tuple[Throw, Throw], ...]) -> list[list[str]]:

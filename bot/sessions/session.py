@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.seeds import ai_rng
 from bot.sessions.checks import (
     free_seat,
     mover,
@@ -42,7 +43,6 @@ from bot.sessions.errors import (
 )
 from bot.sessions.play import (
     Draft,
-    ai_rng,
     kills_by_seat,
     other_team,
     play_move,

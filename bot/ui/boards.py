@@ -2,9 +2,12 @@
 
 One place turns a game state into renderer calls, with the players' names, the move buttons' numbers and
 the reader's language, so the game message, `/puluc board`, `puluc-bot --demo` and the help pages all draw
-boards the same way. Every word on an image comes from the `[board]` table of the catalogues. Pure
-functions of picklable data that run in the compute workers (`bot.compute`: the presenter and the cogs hand
-them to the bot's pool by reference, so they must stay module-level); nothing here talks to Discord or storage.
+boards the same way. Every word on an image comes from the `[board]` table of the catalogues. The game
+message's board and chart, drawn for every move, are drawn by `bot.ui.pictures` in the compute workers from
+the small requests made here (`board_request`, `chart_request`), so that the workers never load this module's
+imports (the catalogues, the sessions, discord.py). The other pictures are rarer: pure functions of picklable
+data that the cogs hand to the bot's pool by reference (`bot.compute`), so they must stay module-level. Nothing
+here talks to Discord or storage.
 """
 
 from __future__ import annotations
@@ -13,30 +16,42 @@ from collections.abc import Mapping
 from functools import cache
 
 from bot.sessions import GameState
-from bot.sessions.play import ai_rng
 from bot.ui.i18n import DEFAULT_LANGUAGE, catalogue, language_for
 from bot.ui.messages import seat_name
+from bot.ui.pictures import (
+    CHART_MAX_POINTS,
+    BoardRequest,
+    ChartRequest,
+    draw_board,
+    draw_chart,
+    sample_evenly,
+    turn_starts,
+)
+from bot.ui.pictures import advantage as position_advantage
+from bot.ui.pictures import move_labels as labels_up_to
 from bot.ui.views.builders import MAX_MOVE_BUTTONS
 from puluc import GameRecord, Move, MoveEffect, Position, Rules
 
-CHART_MAX_POINTS = 120
-
-
-def warm_up(font_path: str | None = None) -> None:
-    """Runs once in every compute worker: the font, the board texts of every language, the AI's tables of
-    the common variants and the renderer's cached parts, so that no player's board pays for them."""
-    import renderer
-    from bot.ui.i18n import SUPPORTED
-    from puluc.ai.evaluate import model_for
-
-    if font_path is not None:
-        renderer.use_font(font_path)
-    for lang in SUPPORTED:
-        board_texts(lang)
-    for variant in ("bell", "ants"):
-        rules = Rules.preset(variant)
-        model_for(rules)
-        renderer.render_board(Position.start(rules), texts=board_texts(DEFAULT_LANGUAGE))
+__all__ = [
+    "CHART_MAX_POINTS",
+    "RULES_EXAMPLES",
+    "advantage",
+    "board_labels",
+    "board_request",
+    "board_texts",
+    "chart_request",
+    "move_labels",
+    "render_advantage",
+    "render_game_replay",
+    "render_legend_png",
+    "render_png",
+    "render_rating_chart",
+    "render_rules_example",
+    "rules_example",
+    "sample_evenly",
+    "seat_names",
+    "turn_starts",
+]
 
 
 @cache
@@ -67,22 +82,18 @@ def move_labels(position: Position) -> dict[int | str, str]:
     Only while the moves are buttons: with more than `MAX_MOVE_BUTTONS` they become a menu without numbers,
     and the board then carries no badges either.
     """
-    from renderer import label_target
+    return labels_up_to(position, MAX_MOVE_BUTTONS)
 
-    moves = position.legal_moves()
-    if not moves or len(moves) > MAX_MOVE_BUTTONS:
-        return {}
-    numbers: dict[int | str, list[str]] = {}
-    for number, move in enumerate(moves, start=1):
-        numbers.setdefault(label_target(position.rules, position.move_effect(move)), []).append(str(number))
-    # The renderer draws 1 to 3 characters: "1,2" fits, "1,2,3" becomes "1+".
-    return {key: ",".join(found) if len(",".join(found)) <= 3 else f"{found[0]}+" for key, found in numbers.items()}
+
+def labelled(state: GameState) -> bool:
+    """Whether the game message's board carries the move buttons' numbers: while a human is to move."""
+    seat = state.to_move
+    return seat is not None and not seat.played_by_ai and state.position is not None
 
 
 def board_labels(state: GameState) -> dict[int | str, str]:
     """The badges of a game message: the move buttons' numbers while a human is to move, else none."""
-    seat = state.to_move
-    if seat is None or seat.played_by_ai or state.position is None:
+    if not labelled(state) or state.position is None:
         return {}
     return move_labels(state.position)
 
@@ -92,11 +103,28 @@ def advantage(state: GameState, budget_ms: float) -> float | None:
 
     Seeded by the game and its event number, so the same position always shows the same bar.
     """
-    if budget_ms <= 0 or state.position is None:
+    if state.position is None:
         return None
-    from puluc.ai import win_probability
+    return position_advantage(state.position, state.seed or 0, state.seq, budget_ms)
 
-    return win_probability(state.position, ai_rng(state.seed or 0, state.seq), budget_ms)
+
+def board_request(
+    state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE
+) -> BoardRequest:
+    """What the workers need to draw the board of a running or finished game (`bot.ui.pictures.draw_board`)."""
+    if state.position is None:
+        raise ValueError(f"game {state.game_id} has no board yet: it is {state.status}")
+    return BoardRequest(
+        position=state.position,
+        last=last,
+        throws=tuple(state.turn_throws) if state.status == "running" else (),
+        names=seat_names(state, lang),
+        texts=board_texts(lang),
+        labels_up_to=MAX_MOVE_BUTTONS if labelled(state) else 0,
+        bar_ms=bar_ms,
+        seed=state.seed or 0,
+        seq=state.seq,
+    )
 
 
 def render_png(
@@ -106,38 +134,14 @@ def render_png(
     turn's throws, the move buttons' numbers, the last move, and the advantage bar when `bar_ms` > 0."""
     if state.position is None:
         return None
-    from renderer import render_board
-
-    throws = state.turn_throws if state.status == "running" else None
-    return render_board(
-        state.position,
-        last_move=last if last is not None else True,
-        throw=throws or None,
-        labels=board_labels(state) or None,
-        advantage=advantage(state, bar_ms),
-        names=seat_names(state, lang),
-        texts=board_texts(lang),
-    )
+    return draw_board(board_request(state, last, bar_ms, lang))
 
 
-def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
-    """(event number, position) at the start of every turn (before its throw), then the final position."""
-    found: list[tuple[int, Position]] = []
-    last: tuple[int, Position] | None = None
-    for number, position in enumerate(record.positions()):
-        if position.must_throw and not position.is_over:
-            found.append((number, position))
-        last = (number, position)
-    if last is not None and found and found[-1][0] != last[0]:
-        found.append(last)
-    return found
-
-
-def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[int, Position]]:
-    """At most `limit` items spread evenly over `items`, keeping the first and the last."""
-    if len(items) <= limit:
-        return items
-    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)]
+def chart_request(
+    state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS, lang: str = DEFAULT_LANGUAGE
+) -> ChartRequest:
+    """What the workers need to chart a finished game (`bot.ui.pictures.draw_chart`)."""
+    return ChartRequest(state.game_record(), state.seed or 0, budget_ms, max_points, board_texts(lang))
 
 
 def render_advantage(
@@ -145,20 +149,7 @@ def render_advantage(
 ) -> bytes | None:
     """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
     end, plotted by turn number; None when the game had fewer than two turns."""
-    from puluc.ai import win_probability
-    from renderer import render_chart
-
-    starts = turn_starts(state.game_record())
-    if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
-        return None
-    seed = state.seed or 0
-    turn_of = {number: turn for turn, (number, _) in enumerate(starts, start=1)}
-    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
-    series: list[tuple[object, float]] = [
-        (turn_of[number], win_probability(position, ai_rng(seed, number), budget_ms))
-        for number, position in sample_evenly(starts, max_points)
-    ]
-    return render_chart(series, kind="advantage", texts=board_texts(lang))
+    return draw_chart(chart_request(state, budget_ms, max_points, lang))
 
 
 def render_rating_chart(series: list[tuple[object, float]], theme: str, lang: str = DEFAULT_LANGUAGE) -> bytes:

@@ -27,9 +27,10 @@ from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManage
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
 from bot.ui import messages
-from bot.ui.boards import CHART_MAX_POINTS, render_advantage, render_png
+from bot.ui.boards import CHART_MAX_POINTS, board_request, chart_request
 from bot.ui.delivery import DISCORD_FAILURES, Publisher, Shown, Sleep, describe, retrying
 from bot.ui.i18n import public_language
+from bot.ui.pictures import CHART_POINT_BUDGET_MS, draw_board, draw_chart
 from bot.ui.views import builders
 from puluc import MoveEffect
 
@@ -38,9 +39,6 @@ log = logging.getLogger(__name__)
 # A game message with more than this many newer messages below it is reposted at the bottom.
 FRESH_AFTER = 8
 NARRATION_LINES = 6
-# The post-game advantage chart: one win-probability estimate per turn, each with this thinking budget, and
-# at most this many points (sampled evenly), so even a long team game is charted within a few seconds.
-CHART_POINT_BUDGET_MS = 25.0
 CHART_FILE = "advantage.png"
 # When Discord refused every attempt to show a game, it is shown again after these pauses.
 HEAL_DELAYS: tuple[float, ...] = (15.0, 60.0, 300.0)
@@ -143,7 +141,8 @@ class Presenter:
         png = None
         if state.position is not None:
             try:
-                png = await self.compute.run(render_png, state, self.last_move(state.game_id), self._bar_ms, lang)
+                request = board_request(state, self.last_move(state.game_id), self._bar_ms, lang)
+                png = await self.compute.run(draw_board, request)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
                 log.exception("could not draw the board of game %d", state.game_id)
@@ -158,7 +157,8 @@ class Presenter:
     async def _advantage_chart(self, state: GameState, lang: str) -> bytes | None:
         """The post-game chart, or None: a failure here must never cost the players their result."""
         try:
-            return await self.compute.run(render_advantage, state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
+            request = chart_request(state, self._chart_budget_ms, CHART_MAX_POINTS, lang)
+            return await self.compute.run(draw_chart, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None

@@ -4,6 +4,7 @@ queue is bounded, and `workers=0` stays in this process. One pool for the module
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -20,7 +21,8 @@ from bot.app import WORKER_PRELOAD
 from bot.compute import WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
 from bot.config import ConfigError, load_settings
 from bot.sessions import GameState
-from bot.ui.boards import render_advantage, render_png, warm_up
+from bot.ui.boards import board_request, chart_request, render_advantage, render_png
+from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
 
 # The async tests share one event loop per module, so that the module's pool lives across them.
@@ -66,12 +68,14 @@ async def finished() -> GameState:
 async def test_boards_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
     in_process = render_png(finished, None, 10, "fr")
     assert in_process is not None
-    assert await pool.run(render_png, finished, None, 10, "fr") == in_process
+    assert await pool.run(draw_board, board_request(finished, None, 10, "fr")) == in_process
 
 
 @in_module_loop
 async def test_charts_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
-    assert await pool.run(render_advantage, finished, 5.0, 40, "en") == render_advantage(finished, 5.0, 40, "en")
+    in_process = render_advantage(finished, 5.0, 40, "en")
+    assert in_process is not None
+    assert await pool.run(draw_chart, chart_request(finished, 5.0, 40, "en")) == in_process
 
 
 @in_module_loop
@@ -165,6 +169,67 @@ async def main() -> None:
 if __name__ == "__main__":
     asyncio.run(main())
 """
+
+
+LEAN_PROBE = """
+import os, sys, time
+
+def modules(hold: float) -> tuple[int, list[str]]:
+    time.sleep(hold)  # long enough that every worker takes one of the probes
+    return os.getpid(), sorted(sys.modules)
+"""
+
+# A main program that loads discord.py itself, as the bot and the load benchmark do: that stays out of the workers.
+LEAN_CHILD = """
+import asyncio, json, os, sys
+import discord
+from lean_probe import modules
+
+async def main() -> None:
+    sys.path.insert(0, os.getcwd())  # the checkout, for tests.helpers
+    from functools import partial
+    from bot.app import WORKER_PRELOAD
+    from bot.compute import ComputePool
+    from bot.ui.boards import board_request, chart_request
+    from bot.ui.pictures import draw_board, draw_chart, warm_up
+    from puluc.ai import choose_move
+    from tests.helpers import finished_bell_game
+
+    pool = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
+    await pool.start()
+    state = await finished_bell_game()
+    record = state.game_record()
+    moving = [p for p in record.positions() if not p.must_throw and not p.is_over][:4]
+    await asyncio.gather(
+        *(pool.run(draw_board, board_request(state, None, 10, lang)) for lang in ("en", "fr", "uk", "it")),
+        pool.run(draw_chart, chart_request(state, 2.0, 20, "en")),
+        *(pool.run(choose_move, position, "hard", None, 20) for position in moving),
+    )
+    seen = dict(await asyncio.gather(*(pool.run(modules, 0.2) for _ in range(6))))
+    print(json.dumps({"workers": pool.pids(), "modules": seen}), flush=True)
+    await pool.close()
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_workers_drawing_boards_and_charts_and_moving_load_no_discord_nor_sessions(tmp_path: Path) -> None:
+    """The game message's pictures and the AI cost each worker only the engine, the AI and the renderer: what
+    the bot's process alone needs (discord.py, the catalogues, the sessions, storage) would weigh on every
+    worker's memory, and so would the modules of the program that started the pool."""
+    (tmp_path / "lean_probe.py").write_text(LEAN_PROBE)
+    script = tmp_path / "lean_child.py"
+    script.write_text(LEAN_CHILD)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).parents[2], check=True)
+    found = json.loads(done.stdout)
+    assert set(map(int, found["modules"])) == set(found["workers"]), "every worker was asked"
+    for modules in found["modules"].values():
+        assert "renderer" in modules and "puluc.ai.search" in modules, "the worker did draw and search"
+        heavy = {name.partition(".")[0] for name in modules} & {"discord", "aiohttp", "openskill", "dotenv"}
+        ours = [name for name in modules if name.startswith(("bot.sessions", "bot.storage", "bot.ui.i18n"))]
+        assert not heavy and not ours, (heavy, ours)  # discord.py: also what the main program imported
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -81,7 +81,7 @@ def broken_chart(*args: object, **kwargs: object) -> bytes:
 
 @pytest.mark.logs_error(r"could not chart game \d+ \(RuntimeError: chart bug\)")
 async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presenter_module, "render_advantage", broken_chart)
+    monkeypatch.setattr(presenter_module, "draw_chart", broken_chart)
     await alices_turn(world)
     await play_out(world, random.Random(9))
     final = game_message(world.games)

@@ -13,21 +13,20 @@ import pytest
 import simcord
 
 from bot.app import PulucBot
-from bot.sessions import ActionResult, GameState
+from bot.sessions import ActionResult
 from bot.ui import presenter as presenter_module
-from bot.ui.boards import render_png
 from bot.ui.delivery import Shown
+from bot.ui.pictures import BoardRequest, draw_board
 from bot.ui.views.ids import ComponentId
-from puluc import MoveEffect
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids
 
 BURST = 8
 
 
-def slow_render_png(state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = "en") -> bytes | None:
+def slow_draw_board(request: BoardRequest) -> bytes:
     """The game message's board, drawn slowly enough that a worker can be killed while drawing it."""
     time.sleep(0.5)
-    return render_png(state, last, bar_ms, lang)
+    return draw_board(request)
 
 
 def shown_turn(message: Any) -> int:
@@ -89,7 +88,7 @@ async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_bo
     bot = await started_game(world)
     assert bot.compute is not None and not bot.compute.in_process
     pool = bot.compute
-    monkeypatch.setattr(presenter_module, "render_png", slow_render_png)
+    monkeypatch.setattr(presenter_module, "draw_board", slow_draw_board)
     board = game_message(world.games)
     before = shown_turn(board)
     (mover_id,) = mentioned(board)

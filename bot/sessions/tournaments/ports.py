@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.compute import ComputePool
-from bot.sessions.play import ai_rng
+from bot.seeds import ai_rng
 from bot.sessions.state import GameState, Place
 from bot.sessions.tournaments.results import TournamentUpdate
 from bot.storage.tournament_types import Match, Tournament

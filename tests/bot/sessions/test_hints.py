@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from bot.seeds import ai_rng
 from bot.sessions import GameOptions, SessionManager
 from bot.sessions.errors import HintNotAllowed, NotYourTurn
 from bot.sessions.manager import engine_advisor
-from bot.sessions.play import ai_rng
 from bot.storage.protocol import GameRepository
 from puluc import Position
 from puluc.ai import Hint, hint

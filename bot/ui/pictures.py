@@ -1,0 +1,153 @@
+"""What the compute workers draw for a game message: the board with its "who is ahead" bar, and a finished
+game's advantage chart.
+
+These functions run in every worker process of the bot (`bot.compute`), so this module imports the engine, the
+AI, the renderer and the seeds, and nothing else of the bot: no discord.py, no sessions, no storage, no
+catalogues (loaded in a worker they weigh about 25 MB there, and again in the fork server; a contract in
+pyproject.toml keeps them out). The bot's process turns a game state into the plain requests below
+(`bot.ui.boards`), with the words in the reader's language and the players' names already chosen. A request
+holds the position, not the game's event log, so it stays a few hundred bytes to send however long the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.seeds import ai_rng
+from puluc import GameRecord, MoveEffect, Position, Throw
+
+#: The post-game advantage chart: at most this many points (sampled evenly over the turns), each a search of
+#: this budget. Against the exact chances of Bell (benchmarks/exact_1v1.py, 500 turn starts of games of perfect
+#: play with 0-50% random moves) a point was off by 1.71 points of winning chance on average (2.4 root mean
+#: square, 12.8 at worst) at 8 ms, for 3.7 ms of CPU; at 25 ms by 1.56 (2.2, 10.4) for 13 ms. A difference no
+#: one sees on a chart, and the chart of a 60-turn game is drawn in a quarter of a second instead of most of
+#: one, in a worker that boards are waiting for.
+CHART_MAX_POINTS = 120
+CHART_POINT_BUDGET_MS = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRequest:
+    """One board of a game message, as `draw_board` draws it."""
+
+    position: Position
+    last: MoveEffect | None  #: the move to mark (throws forget it); None marks the position's own last move
+    throws: tuple[Throw, ...]  #: the turn's throws, drawn as sticks; none once the game is over
+    names: Mapping[str, str]  #: seat -> the player as the game message names them
+    texts: Mapping[str, str]  #: the renderer's words (`renderer.texts.DEFAULT_TEXTS` keys) in the reader's language
+    labels_up_to: int  #: badges with the move buttons' numbers while there are at most this many moves; 0: none
+    bar_ms: float  #: the "who is ahead" bar's thinking budget; 0: no bar
+    seed: int  #: the game's seed and the position's event number, which seed the bar's search (`ai_rng`)
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChartRequest:
+    """A finished game's advantage chart, as `draw_chart` draws it."""
+
+    record: GameRecord
+    seed: int  #: the game's seed: each point's search is seeded by (seed, its event number)
+    budget_ms: float  #: thinking per point
+    max_points: int
+    texts: Mapping[str, str]
+
+
+def warm_up(font_path: str | None = None) -> None:
+    """Runs once in every compute worker: the font, the AI's tables of the common variants and the renderer's
+    cached parts, so that no player's board pays for them."""
+    import renderer
+    from puluc import Rules
+    from puluc.ai.evaluate import model_for
+
+    if font_path is not None:
+        renderer.use_font(font_path)
+    for variant in ("bell", "ants"):
+        rules = Rules.preset(variant)
+        model_for(rules)
+        renderer.render_board(Position.start(rules))
+
+
+def move_labels(position: Position, up_to: int) -> dict[int | str, str]:
+    """Badges for the board: each move button's number where that move lands (an arrival: its home's gate).
+
+    Only while the moves are buttons, at most `up_to` of them: beyond that they become a menu without numbers,
+    and the board then carries no badges either.
+    """
+    from renderer import label_target
+
+    moves = position.legal_moves()
+    if not moves or len(moves) > up_to:
+        return {}
+    numbers: dict[int | str, list[str]] = {}
+    for number, move in enumerate(moves, start=1):
+        numbers.setdefault(label_target(position.rules, position.move_effect(move)), []).append(str(number))
+    # The renderer draws 1 to 3 characters: "1,2" fits, "1,2,3" becomes "1+".
+    return {key: ",".join(found) if len(",".join(found)) <= 3 else f"{found[0]}+" for key, found in numbers.items()}
+
+
+def advantage(position: Position, seed: int, seq: int, budget_ms: float) -> float | None:
+    """Team A's chance to win for the "who is ahead" bar, or None when the bar is off (budget 0).
+
+    Seeded by the game and its event number, so the same position always shows the same bar.
+    """
+    if budget_ms <= 0:
+        return None
+    from puluc.ai import win_probability
+
+    return win_probability(position, ai_rng(seed, seq), budget_ms)
+
+
+def draw_board(request: BoardRequest) -> bytes:
+    """The PNG of a game message's board: names, the turn's throws, the buttons' numbers, the last move and
+    the advantage bar."""
+    from renderer import render_board
+
+    position = request.position
+    return render_board(
+        position,
+        last_move=request.last if request.last is not None else True,
+        throw=request.throws or None,
+        labels=move_labels(position, request.labels_up_to) or None,
+        advantage=advantage(position, request.seed, request.seq, request.bar_ms),
+        names=request.names,
+        texts=request.texts,
+    )
+
+
+def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
+    """(event number, position) at the start of every turn (before its throw), then the final position."""
+    found: list[tuple[int, Position]] = []
+    last: tuple[int, Position] | None = None
+    for number, position in enumerate(record.positions()):
+        if position.must_throw and not position.is_over:
+            found.append((number, position))
+        last = (number, position)
+    if last is not None and found and found[-1][0] != last[0]:
+        found.append(last)
+    return found
+
+
+def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[int, Position]]:
+    """At most `limit` items spread evenly over `items`, keeping the first and the last."""
+    if len(items) <= limit:
+        return items
+    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)]
+
+
+def draw_chart(request: ChartRequest) -> bytes | None:
+    """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
+    end, plotted by turn number; None when the game had fewer than two turns."""
+    from puluc.ai import win_probability
+    from renderer import render_chart
+
+    starts = turn_starts(request.record)
+    if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
+        return None
+    turn_of = {number: turn for turn, (number, _) in enumerate(starts, start=1)}
+    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
+    series: list[tuple[object, float]] = [
+        (turn_of[number], win_probability(position, ai_rng(request.seed, number), request.budget_ms))
+        for number, position in sample_evenly(starts, request.max_points)
+    ]
+    return render_chart(series, kind="advantage", texts=request.texts)
