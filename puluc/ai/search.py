@@ -85,7 +85,7 @@ def turn_ends(pos: Position, count: Callable[[], None] | None = None) -> list[Po
 
 
 class _Search:
-    __slots__ = ("cut", "deadline", "limit", "model", "nodes", "root_team", "sign", "table")
+    __slots__ = ("cut", "deadline", "leaves", "limit", "model", "nodes", "root_team", "sign", "table")
 
     def __init__(self, model: Model, root_team: int, limit: int, deadline: float) -> None:
         self.model = model
@@ -96,6 +96,9 @@ class _Search:
         self.nodes = 0
         self.cut = False  # did some line stop at the horizon (if not, deeper search changes nothing)
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
+        # Horizon values by position: a fifth of the horizon positions of a Bell search are reached again by
+        # other moves or throws, and the evaluation is most of a search's time. Still counted as nodes.
+        self.leaves: dict[tuple[object, ...], float] = {}
 
     def tick(self) -> None:
         self.nodes += 1
@@ -134,7 +137,11 @@ class _Search:
         if depth <= 0:
             self.tick()
             self.cut = True
-            return math.tanh(0.5 * self.sign * win_logit(self.model, pos))
+            leaf = pos.raw_key()
+            value = self.leaves.get(leaf)
+            if value is None:
+                value = self.leaves[leaf] = math.tanh(0.5 * self.sign * win_logit(self.model, pos))
+            return value
         # Caching pays here: different moves, and the turns of different throws, often reach the same position.
         key = pos.raw_key()
         hit = self.table.get(key)
