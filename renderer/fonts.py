@@ -1,7 +1,7 @@
 """Finding the one font the images use: DejaVu Sans (Latin, Cyrillic, accents), else Pillow's built-in font.
 
 Images carry numbers, a few words in the bot's languages and players' names; DejaVu covers Latin with
-accents and Cyrillic. `put_text` draws text from cached sprites, which boards need for speed. This module
+accents and Cyrillic. `put_text` draws text from cached masks, which boards need for speed. This module
 reads no environment variables and runs no subprocesses: callers that know a better path pass it in.
 """
 
@@ -77,25 +77,28 @@ def load_font(size: int, path: str | None = None, *, bold: bool = False) -> Font
 
 
 @lru_cache(maxsize=2048)
-def text_sprite(text: str, size: int, colour: tuple[int, int, int], anchor: str) -> tuple[Image.Image, int, int]:
-    """`text` in bold at `size` as an RGBA sprite, with the offset from the anchor point to its corner.
+def text_sprite(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """`text` in bold at `size` as a coverage mask (mode "L"), with the offset from the anchor point to its corner.
 
     Boards draw the same few words and numbers over and over (counts, sizes, labels); rendering each
-    through FreeType once and pasting it afterwards is several times faster.
+    through FreeType once and pasting it afterwards is several times faster. A mask, not a coloured sprite:
+    one byte a pixel, one entry whatever the colour (a worker keeps hundreds: every game's header names its
+    players).
     """
     font = load_font(size, bold=True)
     left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-    sprite = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
-    return sprite, left, top
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return mask, left, top
 
 
 def put_text(
     image: Image.Image, xy: tuple[int, int], text: str, size: int, colour: tuple[int, int, int], anchor: str = "la"
 ) -> None:
-    """Draw `text` (bold, `size` px) on `image` like `ImageDraw.text` with `anchor`, from a cached sprite."""
-    sprite, left, top = text_sprite(text, size, colour, anchor)
-    image.paste(sprite, (xy[0] + left, xy[1] + top), sprite)
+    """Draw `text` (bold, `size` px) on `image` like `ImageDraw.text` with `anchor`, from a cached mask."""
+    mask, left, top = text_sprite(text, size, anchor)
+    x, y = xy[0] + left, xy[1] + top
+    image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
 
 
 @lru_cache(maxsize=4096)
