@@ -7,7 +7,8 @@ Under a burst the board is never more than one edit behind: while one edit of a 
 updates that arrive meanwhile are coalesced, and only the newest of them is drawn and sent once the lock
 is free (the older ones add their narration and return `Shown.SUPERSEDED`); end screens are always sent.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
-are drawn by `bot.ui.boards` in the bot's compute workers (`bot.compute`). This module must never change a game.
+are drawn by `bot.ui.pictures` in the bot's compute workers (`bot.compute`) from the requests `bot.ui.boards`
+makes. This module must never change a game.
 """
 
 from __future__ import annotations
