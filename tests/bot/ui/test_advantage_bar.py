@@ -8,12 +8,14 @@ import pytest
 from PIL import Image
 
 from bot.config import ConfigError, load_settings
-from bot.sessions import GameState
-from bot.ui.boards import advantage, render_png
+from bot.sessions import GameState, Place, SeatState
+from bot.ui.boards import advantage, board_request, render_png
+from bot.ui.pictures import draw_board
+from puluc import Position, Rules
 from renderer.layout import layout_for
 from renderer.panels import advantage_box
 from renderer.theme import THEMES
-from tests.helpers import TOKEN, finished_bell_game
+from tests.helpers import TOKEN, at, finished_bell_game
 
 
 async def test_a_finished_game_shows_its_result_on_the_bar() -> None:
@@ -58,3 +60,25 @@ def test_the_bar_budget_is_a_setting_and_bad_values_are_refused() -> None:
     assert load_settings(environ=base, env_file=None).advantage_bar_ms == 10
     with pytest.raises(ConfigError, match="ADVANTAGE_BAR_MS"):
         load_settings(environ=base | {"ADVANTAGE_BAR_MS": "-1"}, env_file=None)
+
+
+def running(position: Position) -> GameState:
+    seats = tuple(SeatState(seat, f"player {seat}", user_id=i + 1) for i, seat in enumerate(position.rules.seats))
+    return GameState(game_id=5, place=Place(1, 2), host_id=1, variant="bell", rules=position.rules, ranked=False,
+                     turn_timer=600, status="running", seats=seats, seed=3, first="A", position=position, seq=9)
+
+
+@pytest.mark.parametrize(("leader", "cells", "home", "kills", "turn"), [
+    # The seat to move holds a 2 that takes the other side's last free piece: the game is as good as won.
+    ("A", {3: "A1+", 5: "B1+"}, "A1:4,B1:0", "A1:4,B1:0", "A1"),
+    ("B", {7: "B1+", 5: "A1+"}, "A1:0,B1:4", "A1:0,B1:4", "B1"),
+])
+def test_the_bar_fills_with_the_colour_of_the_team_that_has_won_in_hand(
+    leader: str, cells: dict[int, str], home: str, kills: str, turn: str
+) -> None:
+    state = running(at(Rules.preset("bell"), cells, home, kills, turn, "2"))
+    theme = THEMES["dark"]
+    assert advantage(state, 10) == (1.0 if leader == "A" else 0.0)
+    row, _ = bar_row(draw_board(board_request(state, None, bar_ms=10)), state)
+    colours = set(row[2:-2]) - {theme.text}  # the middle tick is drawn in the text colour
+    assert colours == {theme.team_a if leader == "A" else theme.team_b}
