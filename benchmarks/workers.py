@@ -2,7 +2,7 @@
 they can: every game message's board (names, throws, badges and the "who is ahead" bar) of real games,
 submitted all at once, with WORKERS=0 (threads of one process), 1, 2, ...
 
-Run by hand: `python benchmarks/workers.py [--workers 0 1 2] [--boards 400] [--bar-ms 10]`. Prints numbers
+Run by hand: `python benchmarks/workers.py [--workers 0 1 2] [--boards 400] [--bar-ms 4]`. Prints numbers
 and the machine's load, asserts nothing. Goal (issue 21, b): WORKERS=2 draws at least 1.8x the boards per
 second of WORKERS=1 on a 2-core machine.
 
@@ -27,6 +27,7 @@ from percentiles import percentile  # benchmarks/percentiles.py: the one definit
 from bot.app import WORKER_PRELOAD
 from bot.compute import ComputePool
 from bot.sessions import GameOptions, GameState, Place, Player, SessionManager
+from bot.settings_spec import ADVANTAGE_BAR_MS
 from bot.storage.memory import MemoryStorage
 from bot.ui.boards import board_request
 from bot.ui.pictures import draw_board, warm_up
@@ -105,7 +106,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--boards", type=int, default=400)
-    parser.add_argument("--bar-ms", type=float, default=10.0, help="ADVANTAGE_BAR_MS (thinking per board)")
+    parser.add_argument("--bar-ms", type=float, default=ADVANTAGE_BAR_MS.default,
+                        help="ADVANTAGE_BAR_MS (thinking per board; default: the setting's)")
     args = parser.parse_args()
     states: list[GameState] = []
     games = 4

@@ -57,7 +57,7 @@ async def test_the_same_position_always_shows_the_same_bar() -> None:
 def test_the_bar_budget_is_a_setting_and_bad_values_are_refused() -> None:
     base = {"DISCORD_TOKEN": TOKEN}
     assert load_settings(environ=base | {"ADVANTAGE_BAR_MS": "0"}, env_file=None).advantage_bar_ms == 0
-    assert load_settings(environ=base, env_file=None).advantage_bar_ms == 10
+    assert load_settings(environ=base, env_file=None).advantage_bar_ms == 4
     with pytest.raises(ConfigError, match="ADVANTAGE_BAR_MS"):
         load_settings(environ=base | {"ADVANTAGE_BAR_MS": "-1"}, env_file=None)
 
