@@ -20,9 +20,11 @@ What runs: per process, the real `PulucBot` (bot/app.py: cogs, sessions, storage
 settings read from the environment as `puluc-bot` reads them (WORKERS, SHARD_COUNT, SHARD_IDS, ...), except
 the database (a temporary SQLite file, or --database-url), the per-user command cooldown and the AI's pause
 (both 0: these players are scripted), inside SimCord's in-memory Discord in the same event loop. SimCord
-therefore costs CPU and memory that real Discord would not: the figures are a bound from above. In (c) each
-bot process has its own SimCord with its own servers, whose ids Discord would route to that process's shard;
-this script starts them as children of itself (`--child`), starts their load together and pools the samples.
+therefore costs CPU and memory that real Discord would not: the figures are a bound from above. While the
+load runs, the bot's clock and timers follow the wall clock, as against Discord (SimCord's virtual clock would
+hold every timer of a busy bot: load_players.wall_clock). In (c) each bot process has its own SimCord with its
+own servers, whose ids Discord would route to that process's shard; this script starts them as children of
+itself (`--child`), starts their load together and pools the samples.
 
 Each table is one channel with two players. Its host sends `/puluc challenge opponent:<guest>` at its slot in
 the opening window, the guest accepts, they play, and after the end screen the host presses Rematch, the guest
@@ -73,6 +75,7 @@ from load_players import (
     partition_ids,
     signature,
     uploads,
+    wall_clock,
 )
 from load_probes import ErrorLog, FirstResponses, MemorySampler, machine_load
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
@@ -246,7 +249,7 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                     raise SystemExit("the parent process went away before the load started")
             answers = FirstResponses()
             load_before = machine_load()
-            with answers.installed():
+            with answers.installed(), wall_clock(env):
                 started = time.perf_counter()
                 until = started + seconds
                 slot = open_within / games
