@@ -88,6 +88,9 @@ class Presenter:
         self._shown: dict[int, int] = {}  # the event number each open game's message shows
         self._heals: dict[int, asyncio.Task[None]] = {}
         self._charts: set[asyncio.Task[None]] = set()  # advantage charts being drawn for shown results
+        # A chart keeps a worker busy for seconds: charts are drawn on all workers but one, so that the boards
+        # of the games still being played always find a worker free (charts may come later; boards may not).
+        self._chart_slots = asyncio.Semaphore(max(1, self.compute.workers - 1))
         self._newest: dict[int, int] = {}  # per game: the number of the newest `show` call (latest wins)
         self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
@@ -321,7 +324,8 @@ class Presenter:
         task.add_done_callback(self._charts.discard)
 
     async def _add_chart(self, state: GameState, lang: str, message: discord.Message) -> None:
-        chart = await self._advantage_chart(state, lang)
+        async with self._chart_slots:
+            chart = await self._advantage_chart(state, lang)
         if chart is None:
             return
         channel = await self.channel(state.place.channel_id)
