@@ -187,8 +187,15 @@ class Presenter:
                     interaction: discord.Interaction[Any] | None) -> Shown:
         """Compose and deliver `state` (under the game's lock); remember it for a later try when Discord
         refused every attempt."""
-        composed = await self.compose(state, lang, finished)
-        delivered = await self._deliver(state, composed, interaction)
+        # Where to show it is asked of Discord while the board is drawn, rather than after.
+        where = asyncio.ensure_future(self._where(state))
+        try:
+            composed = await self.compose(state, lang, finished)
+        except BaseException:
+            where.cancel()
+            raise
+        channel, near_bottom = await where
+        delivered = await self._deliver(state, composed, interaction, channel, near_bottom)
         if delivered.shown is Shown.NOT_SHOWN:
             self._unshown[state.game_id] = (state, finished)
             self._heal_later(state.game_id)
@@ -273,18 +280,25 @@ class Presenter:
             await self.publisher.remove(channel or message.channel, message)
             raise
 
-    async def _deliver(
-        self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
-    ) -> Delivered:
-        publisher = self.publisher
+    async def _where(self, state: GameState) -> tuple[Any, bool]:
+        """The game's channel (None when Discord cannot give it now) and whether the game message is among its
+        `FRESH_AFTER` newest (False when there is no message yet)."""
         channel = await self.channel(state.place.channel_id)
+        if channel is None or state.message_id is None:
+            return channel, False
+        return channel, await self.publisher.near_bottom(channel, state.message_id, FRESH_AFTER)
+
+    async def _deliver(self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None,
+                       channel: Any, near_bottom: bool) -> Delivered:
+        """Edit the game message where it is when it is `near_bottom` of `channel`, else post it afresh."""
+        publisher = self.publisher
         if channel is None:
             return Delivered(Shown.NOT_SHOWN)
         message_id = state.message_id
         clicked = (interaction if interaction is not None and interaction.message is not None
                    and interaction.message.id == message_id else None)
         edited = False
-        if message_id is not None and await publisher.near_bottom(channel, message_id, FRESH_AFTER):
+        if message_id is not None and near_bottom:
             delivered = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
             if delivered is not None:
                 return delivered
