@@ -184,11 +184,11 @@ class Publisher:
             await self.strip(channel, message_id)
 
     async def near_bottom(self, channel: Any, message_id: int, depth: int) -> bool:
-        """Whether the message is among the channel's `depth` newest (True when history cannot be read)."""
+        """Whether the message is among the channel's `depth` newest, i.e. fewer than `depth` came after it
+        (True when history cannot be read). Only the messages after it are read: usually none or a few,
+        where the channel's newest would be `depth` messages to download and parse before every board."""
         try:
-            async for message in channel.history(limit=depth):
-                if message.id == message_id:
-                    return True
+            newer = [m async for m in channel.history(limit=depth, after=discord.Object(id=message_id))]
         except DISCORD_FAILURES:
             return True  # no read-history permission, or Discord down: keep editing in place
-        return False
+        return len(newer) < depth
