@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import secrets
@@ -386,6 +387,9 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
     boards = sum(part["boards_uploaded"] for part in parts)
     errors = [e for part in parts for e in part["errors"]]
     problems = pooled["problems"]
+    # The first few of each process in turn, so that the lines shown are not all one process's.
+    detail = [line for lines in itertools.zip_longest(*(part["errors"] + part["record"]["problems"] for part in parts))
+              for line in lines if line is not None]
     return {
         "games": args.games,
         "processes": len(parts),
@@ -410,12 +414,13 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "later_than_3s": late,
         "unanswered": pooled["unanswered"],
         "stalled": pooled["stalled"],
+        "stalled_by_process": [part["record"]["stalled"] for part in parts],
         "charts_missing": pooled["charts_missing"],
         "peak_rss_mb": [{key: round(value, 1) for key, value in part["memory"].items()} for part in parts],
         "load_average": {"before": parts[0]["load_before"], "after": parts[0]["load_after"]},
         # Every stall is one problem (an unanswered interaction stalls too), so each failure counts once.
         "errors": len(errors) + len(problems),
-        "error_detail": (errors + problems)[:20],
+        "error_detail": detail[:20],
     }
 
 
@@ -456,7 +461,9 @@ def report(result: dict[str, Any]) -> str:
         f"boards drawn          {result['boards_uploaded']} ({result['boards_per_second']} per second)",
         f"games                 {result['games_started']} started, {result['games_finished']} finished",
         f"acknowledged late     {result['later_than_3s']} later than 3 s (of them never: {result['unanswered']})",
-        f"stalled               {result['stalled']}; end screens without a chart: {result['charts_missing']}",
+        f"stalled               {result['stalled']}"
+        + (f" (by process: {', '.join(map(str, result['stalled_by_process']))})" if result["processes"] > 1 else "")
+        + f"; end screens without a chart: {result['charts_missing']}",
     ]
     for index, peaks in enumerate(result["peak_rss_mb"]):
         lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "
