@@ -20,9 +20,11 @@ What runs: per process, the real `PulucBot` (bot/app.py: cogs, sessions, storage
 settings read from the environment as `puluc-bot` reads them (WORKERS, SHARD_COUNT, SHARD_IDS, ...), except
 the database (a temporary SQLite file, or --database-url), the per-user command cooldown and the AI's pause
 (both 0: these players are scripted), inside SimCord's in-memory Discord in the same event loop. SimCord
-therefore costs CPU and memory that real Discord would not: the figures are a bound from above. In (c) each
-bot process has its own SimCord with its own servers, whose ids Discord would route to that process's shard;
-this script starts them as children of itself (`--child`), starts their load together and pools the samples.
+therefore costs CPU and memory that real Discord would not: the figures are a bound from above. While the
+load runs, the bot's clock and timers follow the wall clock, as against Discord (SimCord's virtual clock would
+hold every timer of a busy bot: load_players.wall_clock). In (c) each bot process has its own SimCord with its
+own servers, whose ids Discord would route to that process's shard; this script starts them as children of
+itself (`--child`), starts their load together and pools the samples.
 
 Each table is one channel with two players. Its host sends `/puluc challenge opponent:<guest>` at its slot in
 the opening window, the guest accepts, they play, and after the end screen the host presses Rematch, the guest
@@ -46,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import secrets
@@ -73,6 +76,7 @@ from load_players import (
     partition_ids,
     signature,
     uploads,
+    wall_clock,
 )
 from load_probes import ErrorLog, FirstResponses, MemorySampler, machine_load
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
@@ -246,7 +250,7 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                     raise SystemExit("the parent process went away before the load started")
             answers = FirstResponses()
             load_before = machine_load()
-            with answers.installed():
+            with answers.installed(), wall_clock(env):
                 started = time.perf_counter()
                 until = started + seconds
                 slot = open_within / games
@@ -383,6 +387,9 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
     boards = sum(part["boards_uploaded"] for part in parts)
     errors = [e for part in parts for e in part["errors"]]
     problems = pooled["problems"]
+    # The first few of each process in turn, so that the lines shown are not all one process's.
+    detail = [line for lines in itertools.zip_longest(*(part["errors"] + part["record"]["problems"] for part in parts))
+              for line in lines if line is not None]
     return {
         "games": args.games,
         "processes": len(parts),
@@ -407,12 +414,13 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "later_than_3s": late,
         "unanswered": pooled["unanswered"],
         "stalled": pooled["stalled"],
+        "stalled_by_process": [part["record"]["stalled"] for part in parts],
         "charts_missing": pooled["charts_missing"],
         "peak_rss_mb": [{key: round(value, 1) for key, value in part["memory"].items()} for part in parts],
         "load_average": {"before": parts[0]["load_before"], "after": parts[0]["load_after"]},
         # Every stall is one problem (an unanswered interaction stalls too), so each failure counts once.
         "errors": len(errors) + len(problems),
-        "error_detail": (errors + problems)[:20],
+        "error_detail": detail[:20],
     }
 
 
@@ -453,7 +461,9 @@ def report(result: dict[str, Any]) -> str:
         f"boards drawn          {result['boards_uploaded']} ({result['boards_per_second']} per second)",
         f"games                 {result['games_started']} started, {result['games_finished']} finished",
         f"acknowledged late     {result['later_than_3s']} later than 3 s (of them never: {result['unanswered']})",
-        f"stalled               {result['stalled']}; end screens without a chart: {result['charts_missing']}",
+        f"stalled               {result['stalled']}"
+        + (f" (by process: {', '.join(map(str, result['stalled_by_process']))})" if result["processes"] > 1 else "")
+        + f"; end screens without a chart: {result['charts_missing']}",
     ]
     for index, peaks in enumerate(result["peak_rss_mb"]):
         lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "

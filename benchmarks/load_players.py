@@ -20,16 +20,18 @@ looks at the newest messages of its channel:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import re
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import simcord
+import simcord._dpy_internals as sim_internals
 import simcord.interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
@@ -303,6 +305,30 @@ def bound_the_simulator(env: simcord.Env) -> None:
         return stored
 
     cdn.store_attachment = store_newest  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def wall_clock(env: simcord.Env) -> Iterator[None]:
+    """While the load runs, the bot's timers and clock follow the wall clock, as they do against Discord.
+
+    SimCord keeps the bot on a virtual clock (`time.monotonic`, hence `loop.time()`, and the timers behind
+    `asyncio.sleep` and every timeout) that moves only once the bot has settled, i.e. has nothing runnable
+    left: under load that never happens, so a timer fires only after SimCord has spent up to its settle
+    timeout (5 s) scanning the bot's tasks, again and again. A bot waiting a moment on the database before it
+    acknowledges (`bot.ui.replies.AckGrace`) would then look seconds late, and SimCord's scans would be
+    counted as the bot's CPU. SimCord's clock is put back before the bot shuts down."""
+    loop = asyncio.get_running_loop()
+    runtime = env._runtime
+    if runtime is None:
+        raise RuntimeError("SimCord is not running a bot")
+    virtual = loop.call_later, loop.call_at, time.monotonic
+    # The loop's own timer methods (SimCord keeps them) and the real monotonic clock SimCord saved.
+    loop.call_later, loop.call_at = runtime.call_later, runtime.call_at  # type: ignore[method-assign]
+    time.monotonic = sim_internals._REAL_MONOTONIC
+    try:
+        yield
+    finally:
+        loop.call_later, loop.call_at, time.monotonic = virtual  # type: ignore[method-assign]
 
 
 def drop_old_messages(env: simcord.Env, channel_id: int) -> None:

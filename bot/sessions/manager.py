@@ -11,10 +11,11 @@ the bot registers, since no interaction is waiting for them. This module must ne
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,28 @@ def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | Non
     return advise
 
 
+class KeyedLocks:
+    """One `asyncio.Lock` per key, kept only while someone holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, tuple[asyncio.Lock, list[int]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[key]
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
@@ -111,7 +134,9 @@ class SessionManager:
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
         self._ending: set[asyncio.Task[None]] = set()
-        self._create_lock = asyncio.Lock()
+        # Games created in one channel, or by one host, wait for each other (each sees the games made before
+        # it when it checks the channel and the host's count); all others are created at the same time.
+        self._creating = KeyedLocks()
         self.deadlines = DeadlineScheduler(clock, self._fire)
 
     # -- lifecycle --------------------------------------------------------------------------------------
@@ -177,7 +202,7 @@ class SessionManager:
     async def open_lobby(self, host: Player, place: Place, options: GameOptions) -> ActionResult:
         """A lobby with the host in A1; others join with `get(id).join`, the host starts it."""
         options.rules()
-        async with self._create_lock:
+        async with self._creation(place, host.user_id):
             self.check_can_host(host.user_id, place)
             state = await self._create(host, place, options, [SeatState("A1", host.name, user_id=host.user_id)])
         return ActionResult(state, None, (Joined("A1", host.name),))
@@ -188,7 +213,7 @@ class SessionManager:
             raise SelfChallenge(f"user {host.user_id} challenged themselves")
         one_v_one = replace(options, team_size=1)
         one_v_one.rules()
-        async with self._create_lock:
+        async with self._creation(place, host.user_id):
             self.check_can_host(host.user_id, place)
             state = await self._create(host, place, one_v_one, [SeatState("A1", host.name, user_id=host.user_id)],
                                        invited_id=opponent.user_id)
@@ -198,7 +223,7 @@ class SessionManager:
         """A casual 1 v 1 against the AI, started at once."""
         casual = replace(options, team_size=1, ranked=False)
         casual.rules()
-        async with self._create_lock:
+        async with self._creation(place, player.user_id):
             self.check_can_host(player.user_id, place)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
                      SeatState("B1", ai_seat_name(level), ai_level=level)]
@@ -214,7 +239,7 @@ class SessionManager:
         options = GameOptions.of_game(finished.variant, finished.rules, finished.ranked, finished.turn_timer)
         seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
         seats += [s for s in finished.seats if s.ai_level is not None]
-        async with self._create_lock:
+        async with self._creation(finished.place, player.user_id):
             self.check_can_host(player.user_id, finished.place)
             state = await self._create(player, finished.place, options, seats)
         if state.free_seats():
@@ -231,7 +256,7 @@ class SessionManager:
         seats = [SeatState("A1", first.name, user_id=first.user_id), SeatState("B1", second.name,
                                                                               user_id=second.user_id)]
         one_v_one = GameOptions(options.variant, 1, options.setup, options.ranked, options.turn_timer)
-        async with self._create_lock:
+        async with self._creation(place, None):
             busy = self.in_channel(place.channel_id)
             if busy is not None:
                 raise ChannelBusy(f"game {busy.game_id} is open in channel {place.channel_id}",
@@ -250,6 +275,17 @@ class SessionManager:
             raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
     # -- internals --------------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _creation(self, place: Place, host_id: int | None) -> AsyncIterator[None]:
+        """Held while a game is created at `place` for `host_id`: the channel first, then the host, in the same
+        order by every creation, so two of them never wait for each other in a circle."""
+        async with self._creating.hold(("channel", place.channel_id)):
+            if host_id is None:
+                yield
+                return
+            async with self._creating.hold(("host", host_id)):
+                yield
 
     def check_can_host(self, user_id: int, place: Place) -> None:
         """Raise ChannelBusy or TooManyGames when this user may not open a game here now."""

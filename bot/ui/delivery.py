@@ -13,6 +13,7 @@ import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import aiohttp
@@ -41,6 +42,14 @@ class Shown(enum.Enum):
     POSTED = "posted"  # a fresh game message at the bottom of the channel
     NOT_SHOWN = "not shown"  # Discord refused every attempt; the presenter tries again later
     SUPERSEDED = "superseded"  # a newer state of the game was waiting to be shown and is shown instead
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """How a game's new state was shown, and the message that shows it (None when it was not shown)."""
+
+    shown: Shown
+    message: discord.Message | None = None
 
 
 def transient(error: BaseException) -> bool:
@@ -108,20 +117,19 @@ class Publisher:
         return found if hasattr(found, "get_partial_message") else None
 
     async def edit(self, channel: Any, message_id: int, kwargs: Callable[[], dict[str, Any]],
-                   interaction: discord.Interaction[Any] | None = None) -> Shown | None:
+                   interaction: discord.Interaction[Any] | None = None) -> Delivered | None:
         """Edit the game message in place: through the clicking player's interaction first when given, else
         (or when that fails) as a channel message edit, with retries. None when it cannot be edited."""
         if interaction is not None:
             try:
-                await interaction.edit_original_response(**kwargs())
-                return Shown.CLICKED
+                return Delivered(Shown.CLICKED, await interaction.edit_original_response(**kwargs()))
             except DISCORD_FAILURES as error:  # the channel edit below reaches the same message another way
                 log.warning("editing game message %d through the interaction failed (%s)", message_id,
                             describe(error))
         try:
-            await retrying(lambda: channel.get_partial_message(message_id).edit(**kwargs()),
-                           f"editing game message {message_id}", sleep=self.sleep)
-            return Shown.EDITED
+            edited = await retrying(lambda: channel.get_partial_message(message_id).edit(**kwargs()),
+                                    f"editing game message {message_id}", sleep=self.sleep)
+            return Delivered(Shown.EDITED, edited)
         except discord.NotFound:
             log.info("game message %d is gone", message_id)
         except DISCORD_FAILURES as error:
@@ -176,11 +184,11 @@ class Publisher:
             await self.strip(channel, message_id)
 
     async def near_bottom(self, channel: Any, message_id: int, depth: int) -> bool:
-        """Whether the message is among the channel's `depth` newest (True when history cannot be read)."""
+        """Whether the message is among the channel's `depth` newest, i.e. fewer than `depth` came after it
+        (True when history cannot be read). Only the messages after it are read: usually none or a few,
+        where the channel's newest would be `depth` messages to download and parse before every board."""
         try:
-            async for message in channel.history(limit=depth):
-                if message.id == message_id:
-                    return True
+            newer = [m async for m in channel.history(limit=depth, after=discord.Object(id=message_id))]
         except DISCORD_FAILURES:
             return True  # no read-history permission, or Discord down: keep editing in place
-        return False
+        return len(newer) < depth

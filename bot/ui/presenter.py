@@ -8,7 +8,8 @@ updates that arrive meanwhile are coalesced, and only the newest of them is draw
 is free (the older ones add their narration and return `Shown.SUPERSEDED`); end screens are always sent.
 Board images, and a finished game's advantage chart (team A's chance to win at the start of every turn),
 are drawn by `bot.ui.pictures` in the bot's compute workers (`bot.compute`) from the requests `bot.ui.boards`
-makes. This module must never change a game.
+makes. The chart takes many searches to draw, so a result is shown with its final board at once and the chart is
+added to that message once drawn. This module must never change a game.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
 from bot.ui import messages
 from bot.ui.boards import CHART_MAX_POINTS, board_request, chart_request
-from bot.ui.delivery import DISCORD_FAILURES, Publisher, Shown, Sleep, describe, retrying
+from bot.ui.delivery import DISCORD_FAILURES, Delivered, Publisher, Shown, Sleep, describe, retrying
 from bot.ui.i18n import public_language
 from bot.ui.pictures import CHART_POINT_BUDGET_MS, draw_board, draw_chart
 from bot.ui.views import builders
@@ -54,13 +55,9 @@ class Composed:
     view: discord.ui.View
     png: bytes | None = None
     gif: bytes | None = field(default=None, repr=False)
-    chart: bytes | None = field(default=None, repr=False)  # a finished game's advantage chart
 
     def files(self) -> list[discord.File]:
-        found = [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=messages.BOARD_FILE)]
-        if self.chart is not None:
-            found.append(discord.File(io.BytesIO(self.chart), filename=CHART_FILE))
-        return found
+        return [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=messages.BOARD_FILE)]
 
     def send_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files()}
@@ -88,6 +85,10 @@ class Presenter:
         self._unshown: dict[int, tuple[GameState, Finished | None]] = {}  # states Discord refused, newest
         self._shown: dict[int, int] = {}  # the event number each open game's message shows
         self._heals: dict[int, asyncio.Task[None]] = {}
+        self._charts: set[asyncio.Task[None]] = set()  # advantage charts being drawn for shown results
+        # A chart keeps a worker busy for seconds: charts are drawn on all workers but one, so that the boards
+        # of the games still being played always find a worker free (charts may come later; boards may not).
+        self._chart_slots = asyncio.Semaphore(max(1, self.compute.workers - 1))
         self._newest: dict[int, int] = {}  # per game: the number of the newest `show` call (latest wins)
         self.publisher = Publisher(client, sleep=sleep)
         self.store_locale: Any = None  # async (guild_id) -> str | None, set by the bot when a store exists
@@ -151,9 +152,8 @@ class Presenter:
             return Composed(messages.turn_text(state, lang),
                             messages.game_embed(state, lang, narration, image=png is not None),
                             builders.game_view(state, lang), png)
-        chart = await self._advantage_chart(state, lang) if state.status == "finished" else None
         return Composed("", messages.end_embed(state, lang, narration, finished, image=png is not None),
-                        builders.end_view(state, lang), png, chart=chart)
+                        builders.end_view(state, lang), png)
 
     async def _advantage_chart(self, state: GameState, lang: str) -> bytes | None:
         """The post-game chart, or None: a failure here must never cost the players their result."""
@@ -187,9 +187,16 @@ class Presenter:
                     interaction: discord.Interaction[Any] | None) -> Shown:
         """Compose and deliver `state` (under the game's lock); remember it for a later try when Discord
         refused every attempt."""
-        composed = await self.compose(state, lang, finished)
-        shown = await self._deliver(state, composed, interaction)
-        if shown is Shown.NOT_SHOWN:
+        # Where to show it is asked of Discord while the board is drawn, rather than after.
+        where = asyncio.ensure_future(self._where(state))
+        try:
+            composed = await self.compose(state, lang, finished)
+        except BaseException:
+            where.cancel()
+            raise
+        channel, near_bottom = await where
+        delivered = await self._deliver(state, composed, interaction, channel, near_bottom)
+        if delivered.shown is Shown.NOT_SHOWN:
             self._unshown[state.game_id] = (state, finished)
             self._heal_later(state.game_id)
         else:
@@ -197,7 +204,9 @@ class Presenter:
             self._shown[state.game_id] = state.seq
             if not state.is_open:
                 self._forget(state.game_id)
-        return shown
+            if state.status == "finished" and delivered.message is not None:
+                self._chart_later(state, lang, delivered.message)
+        return delivered.shown
 
     async def refresh(self, state: GameState) -> Shown | None:
         """Show the game as it stands if its message may be behind it (a click on that message was refused
@@ -271,45 +280,79 @@ class Presenter:
             await self.publisher.remove(channel or message.channel, message)
             raise
 
-    async def _deliver(
-        self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None
-    ) -> Shown:
-        publisher = self.publisher
+    async def _where(self, state: GameState) -> tuple[Any, bool]:
+        """The game's channel (None when Discord cannot give it now) and whether the game message is among its
+        `FRESH_AFTER` newest (False when there is no message yet)."""
         channel = await self.channel(state.place.channel_id)
+        if channel is None or state.message_id is None:
+            return channel, False
+        return channel, await self.publisher.near_bottom(channel, state.message_id, FRESH_AFTER)
+
+    async def _deliver(self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None,
+                       channel: Any, near_bottom: bool) -> Delivered:
+        """Edit the game message where it is when it is `near_bottom` of `channel`, else post it afresh."""
+        publisher = self.publisher
         if channel is None:
-            return Shown.NOT_SHOWN
+            return Delivered(Shown.NOT_SHOWN)
         message_id = state.message_id
         clicked = (interaction if interaction is not None and interaction.message is not None
                    and interaction.message.id == message_id else None)
         edited = False
-        if message_id is not None and await publisher.near_bottom(channel, message_id, FRESH_AFTER):
-            shown = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
-            if shown is not None:
-                return shown
+        if message_id is not None and near_bottom:
+            delivered = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
+            if delivered is not None:
+                return delivered
             edited = True
-        if await self._post_fresh(state, channel, composed):
-            return Shown.POSTED
+        posted = await self._post_fresh(state, channel, composed)
+        if posted is not None:
+            return Delivered(Shown.POSTED, posted)
         if message_id is not None and not edited:
             # It scrolled away and no fresh message could be posted: show the game where it is.
-            shown = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
-            if shown is not None:
-                return shown
-        return Shown.NOT_SHOWN
+            delivered = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
+            if delivered is not None:
+                return delivered
+        return Delivered(Shown.NOT_SHOWN)
 
-    async def _post_fresh(self, state: GameState, channel: Any, composed: Composed) -> bool:
-        """A new game message at the bottom, recorded, with the older ones stripped; False when it cannot be
+    async def _post_fresh(self, state: GameState, channel: Any, composed: Composed) -> discord.Message | None:
+        """A new game message at the bottom, recorded, with the older ones stripped; None when it cannot be
         posted or recorded (then nothing new is left in the channel)."""
         message = await self.publisher.send(channel, composed.send_kwargs, f"posting game {state.game_id}")
         if message is None:
-            return False
+            return None
         try:
             await self._track(state, message)
         except NotSaved as exc:
             log.warning("game %d: its new message could not be recorded (%s); it was removed", state.game_id,
                         exc.reason)
-            return False
+            return None
         await self.publisher.sweep(channel, state.game_id, keep=message.id, old=state.message_id)
-        return True
+        return message
+
+    # -- the advantage chart ----------------------------------------------------------------------------
+
+    def _chart_later(self, state: GameState, lang: str, message: discord.Message) -> None:
+        """Draw the finished game's chart and add it to `message`, which shows the result already."""
+        task = asyncio.get_running_loop().create_task(self._add_chart(state, lang, message),
+                                                      name=f"puluc-chart-{state.game_id}")
+        self._charts.add(task)
+        task.add_done_callback(self._charts.discard)
+
+    async def _add_chart(self, state: GameState, lang: str, message: discord.Message) -> None:
+        async with self._chart_slots:
+            chart = await self._advantage_chart(state, lang)
+        if chart is None:
+            return
+        channel = await self.channel(state.place.channel_id)
+        if channel is None:
+            log.warning("game %d: its advantage chart is not shown (the channel cannot be reached)", state.game_id)
+            return
+        shown = list(message.attachments)  # kept as they are: the final board stays, nothing is uploaded again
+
+        def with_chart() -> dict[str, Any]:
+            return {"attachments": [*shown, discord.File(io.BytesIO(chart), filename=CHART_FILE)]}
+
+        # Only the attachments change: the text, the result and the Rematch button stay as they are.
+        await self.publisher.edit(channel, message.id, with_chart)
 
     async def _remember_message(self, state: GameState, message_id: int) -> None:
         # A finished game's last message needs no bookkeeping.
@@ -356,8 +399,8 @@ class Presenter:
         return await self.publisher.channel(channel_id)
 
     async def close(self) -> None:
-        """Stop the pending retries (at shutdown)."""
-        tasks = list(self._heals.values())
+        """Stop the pending retries and charts (at shutdown)."""
+        tasks = [*self._heals.values(), *self._charts]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

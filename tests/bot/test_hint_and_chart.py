@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import itertools
 import random
 import re
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from PIL import Image
 
+from bot.compute import ComputePool
+from bot.services import services
+from bot.sessions import GameState
 from bot.ui import presenter as presenter_module
 from bot.ui.boards import render_advantage, sample_evenly, turn_starts
-from bot.ui.presenter import CHART_FILE
+from bot.ui.presenter import CHART_FILE, Presenter
 from puluc import Position, Rules
 from tests.helpers import World, custom_ids, finished_bell_game, game_message, mentioned, move_ids, said
 
@@ -60,6 +66,62 @@ async def test_a_finished_game_shows_its_result_with_an_advantage_chart(world: W
     (chart,) = [a for a in final.attachments if a.filename == CHART_FILE]
     image = Image.open(io.BytesIO(await chart.read()))
     assert image.format == "PNG" and image.width > image.height
+
+
+async def test_the_result_is_shown_with_its_board_before_the_chart_is_drawn(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    presenter = services(world.env.bot).presenter
+    chart_of = presenter._advantage_chart
+    release = asyncio.Event()
+
+    async def held(state: GameState, lang: str) -> bytes | None:
+        await world.env.external_wait(release.wait(), reason="the test holds the chart back")
+        return await chart_of(state, lang)
+
+    monkeypatch.setattr(presenter, "_advantage_chart", held)
+    await alices_turn(world)
+    await play_out(world, random.Random(8))
+    result = game_message(world.games)
+    assert custom_ids(result, "puluc:rematch:")
+    (board,) = result.attachments
+    assert board.filename == "board.png" and result.embeds[0].image.url == "attachment://board.png"
+
+    release.set()
+    await world.env.settle()
+    charted = game_message(world.games)
+    assert charted.id == result.id
+    assert [a.filename for a in charted.attachments] == ["board.png", CHART_FILE]
+    assert charted.attachments[0].id == board.id, "the board stays as it was, not uploaded again"
+    assert custom_ids(charted, "puluc:rematch:") and charted.embeds[0].to_dict() == result.embeds[0].to_dict()
+
+
+@pytest.mark.parametrize(("workers", "at_once"), [(0, 1), (1, 1), (2, 1), (4, 3)])
+async def test_charts_never_take_every_worker_from_the_boards(monkeypatch: pytest.MonkeyPatch, workers: int,
+                                                              at_once: int) -> None:
+    pool = cast(ComputePool, SimpleNamespace(workers=workers))  # only the count matters: no chart is drawn
+    presenter = Presenter(cast(Any, None), cast(Any, None), compute=pool)
+    drawing: list[int] = []
+    most = 0
+    release = asyncio.Event()
+
+    async def held(state: GameState, lang: str) -> bytes | None:
+        nonlocal most
+        drawing.append(state.game_id)
+        most = max(most, len(drawing))
+        await release.wait()
+        drawing.remove(state.game_id)
+        return None  # no chart: nothing is sent
+
+    monkeypatch.setattr(presenter, "_advantage_chart", held)
+    for game_id in range(6):
+        presenter._chart_later(cast(GameState, SimpleNamespace(game_id=game_id)), "en", cast(Any, None))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert most == len(drawing) == at_once
+    release.set()
+    await asyncio.gather(*presenter._charts)
+    assert not drawing
 
 
 async def test_a_game_resigned_on_its_first_turn_shows_its_result_without_a_chart(world: World) -> None:

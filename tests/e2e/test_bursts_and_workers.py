@@ -15,7 +15,7 @@ import simcord
 from bot.app import PulucBot
 from bot.sessions import ActionResult
 from bot.ui import presenter as presenter_module
-from bot.ui.delivery import Shown
+from bot.ui.delivery import Delivered, Shown
 from bot.ui.pictures import BoardRequest, draw_board
 from bot.ui.views.ids import ComponentId
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids
@@ -61,7 +61,7 @@ async def test_a_burst_of_moves_is_shown_in_at_most_two_edits_ending_on_the_newe
     deliveries: list[str] = []
     edit, send = publisher.edit, publisher.send
 
-    async def counted_edit(*args: Any, **kwargs: Any) -> Shown | None:
+    async def counted_edit(*args: Any, **kwargs: Any) -> Delivered | None:
         deliveries.append("edit")
         return await edit(*args, **kwargs)
 

@@ -53,6 +53,14 @@ CONNECTION_LOST: tuple[type[BaseException], ...] = (
 )
 
 
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """A pooled connection goes back to the pool as it is, without asyncpg's reset query (RESET ALL, UNLISTEN,
+    CLOSE ALL, pg_advisory_unlock_all: one more round trip after every transaction and every read). Nothing
+    here changes a pooled session's state: no SET, no LISTEN, cursors only inside transactions, and the one
+    session advisory lock (the migration's) is released where it is taken. asyncpg still rolls back a
+    transaction left open before this runs."""
+
+
 @lru_cache(maxsize=512)
 def numbered(sql: str) -> str:
     """The shared SQL's `?` placeholders as PostgreSQL's `$1, $2, ...` (our SQL has no `?` inside literals)."""
@@ -133,7 +141,8 @@ async def open_store(
         settings["default_transaction_read_only"] = "on"
     try:
         pool = await asyncpg.create_pool(
-            url.dsn, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, server_settings=settings
+            url.dsn, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, server_settings=settings,
+            reset=keep_session,
         )
     except DRIVER_ERRORS as exc:
         raise translate(exc) from exc

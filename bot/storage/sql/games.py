@@ -123,11 +123,15 @@ class GameQueries(LeaseQueries):
             )
             assert row is not None  # RETURNING gives the one inserted row
             game_id = int(row[0])
-            await self._put_seats(tx, game_id, seats)
+            # The players were upserted above when the host limit was counted.
+            await self._put_seats(tx, game_id, seats, players=host_limit is None or host_id is None)
         return game_id
 
-    async def _put_seats(self, tx: Transaction, game_id: int, specs: Sequence[SeatSpec]) -> None:
-        await self._upsert_players(tx, specs)
+    async def _put_seats(self, tx: Transaction, game_id: int, specs: Sequence[SeatSpec], *,
+                         players: bool = True) -> None:
+        """Seat `specs` in the game, after upserting their players (unless `players` is False: done already)."""
+        if players:
+            await self._upsert_players(tx, specs)
         for spec in specs:
             await tx.execute(
                 "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name) VALUES (?, ?, ?, ?, ?) "
@@ -142,13 +146,18 @@ class GameQueries(LeaseQueries):
 
     async def _status(self, tx: Transaction, game_id: int) -> tuple[str, int]:
         """The game's status and last event number, its row locked until the transaction ends; ShardNotHeld
-        when another process holds the game's shard."""
+        when another process holds the game's shard (checked in the same statement: one round trip)."""
+        held, lease_args = self._lease_condition("games")
         row = await tx.fetchrow(
-            "SELECT status, last_seq, guild_id FROM games WHERE game_id = ?" + self._dialect.lock_rows, game_id
+            f"SELECT status, last_seq, guild_id, (1 = 1{held}) FROM games WHERE game_id = ?" + self._dialect.lock_rows,
+            *lease_args,
+            game_id,
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
-        await self._check_lease(tx, row[2])
+        if not row[3]:
+            await self._check_lease(tx, row[2])  # raises ShardNotHeld, saying who holds the shard
+            raise AssertionError(f"game {game_id}: its shard's lease is held and not held at once")
         return row[0], row[1]
 
     async def _require(self, tx: Transaction, game_id: int, *allowed: str) -> int:

@@ -15,6 +15,7 @@ import simcord
 import simcord.interactions as sim_interactions
 
 from bot.services import services
+from bot.ui.presenter import FRESH_AFTER
 from bot.ui.replies import Refusal
 from tests.helpers import World, custom_ids, game_message, move_ids, said
 
@@ -163,6 +164,23 @@ async def test_a_refusal_speaks_the_language_of_the_person_who_clicked(
     monkeypatch.setattr(sim_interactions, "base_payload", in_french)
     refused = await waiting.click(message, custom_id=move_id)
     assert "Ce n’est pas votre tour." in said(refused)
+
+
+@pytest.mark.parametrize(("chat", "edited_in_place"), [(FRESH_AFTER - 1, True), (FRESH_AFTER, False)])
+async def test_a_game_message_is_edited_while_among_the_newest_and_reposted_once_below_them(
+    world: World, chat: int, edited_in_place: bool
+) -> None:
+    message = await started_duel(world)
+    session = services(world.env.bot).manager.get(1)
+    mover = session.state.to_move
+    assert mover is not None and mover.user_id is not None
+    for number in range(chat):
+        await world.carol.send(world.games, f"chatting {number}")
+
+    await world.member(mover.user_id).click(message, custom_id=move_ids(game_message(world.games))[0])
+
+    assert (session.state.message_id == message.id) is edited_in_place
+    assert game_message(world.games).id == session.state.message_id
 
 
 async def test_a_game_message_that_scrolled_away_is_posted_again_at_the_bottom(world: World) -> None:

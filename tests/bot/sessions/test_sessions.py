@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
 import puluc
-from bot.sessions import Cancelled, Finished, GameOptions, Joined, Moved, Player, SessionManager, Started, Thrown
+from bot.sessions import (
+    Cancelled,
+    Finished,
+    GameOptions,
+    Joined,
+    Moved,
+    Place,
+    Player,
+    SessionManager,
+    Started,
+    Thrown,
+)
 from bot.sessions.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -118,6 +130,66 @@ async def test_one_open_game_per_channel(manager: SessionManager) -> None:
         await manager.open_lobby(BOB, CHANNEL, GameOptions())
     assert refused.value.game_id == first.game_id
     await manager.open_lobby(BOB, OTHER_CHANNEL, GameOptions())
+
+
+class HeldCreation:
+    """Holds the repository's game creation in one channel until released, as a slow database would."""
+
+    def __init__(self, repo: GameRepository, channel_id: int) -> None:
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+        create = repo.create_game
+
+        async def held(**kwargs: Any) -> int:
+            if kwargs["channel_id"] == channel_id:
+                self.started.set()
+                await self.release.wait()
+            return await create(**kwargs)
+
+        repo.create_game = held  # type: ignore[method-assign]
+
+
+async def test_games_elsewhere_are_created_while_one_waits_on_the_database(repo: GameRepository,
+                                                                          manager: SessionManager) -> None:
+    held = HeldCreation(repo, CHANNEL.channel_id)
+    first = asyncio.create_task(manager.open_lobby(ALICE, CHANNEL, GameOptions()))
+    await held.started.wait()
+    other = asyncio.create_task(manager.challenge(BOB, CAROL, OTHER_CHANNEL, GameOptions()))
+    # The bound only ends the test if `other` queued behind the held creation (it would never end).
+    await asyncio.wait({other}, timeout=30)
+    assert other.done() and not first.done()
+    assert manager.in_channel(OTHER_CHANNEL.channel_id) is not None
+    held.release.set()
+    assert (await first).game_id != (await other).game_id
+
+
+async def test_two_games_opened_in_one_channel_at_once_make_one_game(repo: GameRepository,
+                                                                    manager: SessionManager) -> None:
+    held = HeldCreation(repo, CHANNEL.channel_id)
+    first = asyncio.create_task(manager.open_lobby(ALICE, CHANNEL, GameOptions()))
+    await held.started.wait()
+    second = asyncio.create_task(manager.challenge(BOB, CAROL, CHANNEL, GameOptions()))
+    held.release.set()
+    opened = await first
+    with pytest.raises(ChannelBusy) as refused:
+        await second
+    assert refused.value.game_id == opened.game_id
+    assert [s.game_id for s in manager.sessions] == [opened.game_id]
+
+
+async def test_a_host_opening_games_at_once_in_two_channels_stays_within_the_limit(
+        repo: GameRepository, manager: SessionManager) -> None:
+    for channel_id in (1, 2):
+        await manager.open_lobby(ALICE, Place(9, channel_id), GameOptions())
+    held = HeldCreation(repo, 3)
+    third = asyncio.create_task(manager.open_lobby(ALICE, Place(9, 3), GameOptions()))
+    await held.started.wait()
+    fourth = asyncio.create_task(manager.challenge(ALICE, BOB, Place(9, 4), GameOptions()))
+    held.release.set()
+    await third
+    with pytest.raises(TooManyGames):
+        await fourth
+    assert manager.open_count(ALICE.user_id) == 3
 
 
 async def test_a_host_may_keep_at_most_three_games_open(manager: SessionManager) -> None:

@@ -21,7 +21,7 @@ from bot.storage.shards import Shards, shard_of
 from bot.storage.tournament_types import Match, TournamentSettings
 from bot.storage.types import SeatSpec
 from tests.bot.storage.backends import Backend
-from tests.bot.storage.games import AFTER_PPN, append, running_duel
+from tests.bot.storage.games import AFTER_PPN, append, new_duel, running_duel
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -63,6 +63,21 @@ async def test_a_claimed_store_writes_nothing_to_a_game_of_another_shard(storage
         await storage.cancel_game(game_id)
     log = await storage.game_log(game_id)
     assert (log.game.status, log.game.last_seq, log.game.message_id, log.events) == ("running", 0, None, ())
+
+
+async def test_a_claimed_store_changes_no_lobby_of_another_shard(storage: Storage) -> None:
+    game_id = await new_duel(storage, guild_id=SHARD_1)  # written before the claim, as another process would
+    await storage.claim_shards(FIRST_OF_TWO)
+    with pytest.raises(ShardNotHeld):
+        await storage.set_seat(game_id, SeatSpec("B1", "Cy", user_id=3))
+    with pytest.raises(ShardNotHeld):
+        await storage.remove_seat(game_id, "B1")
+    with pytest.raises(ShardNotHeld):
+        await storage.start_game(game_id, first_team="A", throw_off=[["1000", "0000"]], seed=7,
+                                 snapshot_ppn=AFTER_PPN, turn_deadline=None)
+    log = await storage.game_log(game_id)
+    assert log.game.status == "lobby"
+    assert [(s.seat, s.user_id) for s in log.game.seats] == [("A1", 1), ("B1", 2)]
 
 
 async def test_the_host_limit_counts_every_open_game_of_the_host(storage: Storage) -> None:

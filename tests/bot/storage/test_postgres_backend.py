@@ -16,10 +16,12 @@ from bot.storage import open_storage
 from bot.storage.errors import ConstraintViolation, StorageError, StorageUnavailable
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import translate
-from bot.storage.postgres.store import numbered
+from bot.storage.postgres.store import numbered, open_store
 from bot.storage.types import NewEvent
+from bot.storage.urls import PostgresUrl, parse_database_url
 from tests.bot.storage.games import running_duel
 from tests.helpers import TOKEN
+from tests.postgres import admin_connection
 
 
 def test_placeholders_are_numbered_in_order() -> None:
@@ -165,3 +167,19 @@ async def test_check_tries_the_migrations_changes_nothing_and_hides_the_password
     assert await asyncio.to_thread(main, ["--check"]) == 0
     out, _ = capsys.readouterr()
     assert "existing but empty, 0 games and 0 players" in out and "intact" in out
+
+
+async def test_a_pooled_connection_goes_back_without_a_reset_query(postgres_url: str) -> None:
+    url = parse_database_url(postgres_url)
+    assert isinstance(url, PostgresUrl)
+    store = await open_store(url, pool_size=1)
+    admin = await admin_connection()
+    try:
+        (row,) = await store._fetch("SELECT pg_backend_pid()")  # the pool's one connection
+        await running_duel(store)
+        last = await admin.fetchval("SELECT query FROM pg_stat_activity WHERE pid = $1", row[0])
+        assert last.strip().rstrip(";").upper() == "COMMIT", last  # the write's own end, nothing after it
+    finally:
+        await admin.close()
+        await store.close()
+
