@@ -5,7 +5,7 @@ many the machine has. A `ComputePool` runs plain functions of plain (picklable) 
 processes instead, and gives back their results (bytes, moves, numbers):
 
 - Workers are started with 'forkserver' (a clean, single-threaded parent; never `fork` of the running event
-  loop with its threads) or 'spawn' where that is missing; each runs `warm_up` once, so fonts, text tables
+  loop with its threads) or 'spawn' where that is missing; each runs `warm_up` once, so fonts, drawn parts
   and the AI's route tables are loaded once per worker, not once per job. All workers start together when
   the pool is built or rebuilt, from an empty context: a click never pays for a process start, and a clock
   patched for the bot's own code (the simulated Discord of the tests freezes it) cannot stall
