@@ -35,6 +35,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "logs_error(*patterns): the test provokes ERROR log records on purpose; each pattern (a regular "
         "expression searched in 'logger: message (Exception: text)') must match at least one of them",
     )
+    config.addinivalue_line(
+        "markers",
+        "worker_processes: the test's bot (the `settings` fixture) starts its compute worker processes, as "
+        "deployed, instead of running its boards and AI in threads (WORKERS=0); for the tests of whole flows",
+    )
     temporary_files_in_memory()
 
 
@@ -106,7 +111,11 @@ async def postgres_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    """The test bot's settings (`make_settings`) on a new SQLite file; with worker processes as deployed
+    under the `worker_processes` marker."""
+    if request.node.get_closest_marker("worker_processes") is not None:
+        return make_settings(tmp_path / "puluc.db", workers=None)
     return make_settings(tmp_path / "puluc.db")
 
 

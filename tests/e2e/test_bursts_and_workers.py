@@ -21,6 +21,8 @@ from bot.ui.views.ids import ComponentId
 from puluc import MoveEffect
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids
 
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
+
 BURST = 8
 
 
