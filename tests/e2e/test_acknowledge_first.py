@@ -3,9 +3,9 @@
 the acknowledgement comes before any database answer and before any worker job, for the main flows. (With a
 quick database a command answers directly, and refusals found there stay private: the flow tests.)
 
-The bot of these tests waits `GRACE_SECONDS` instead of the deployed `ACK_GRACE_SECONDS`, and its database
-answers each call that much later and more: the same race, in a tenth of the time; one test runs the bot as
-deployed."""
+The bot of these tests waits `GRACE_SECONDS` (`PulucBot(ack_grace=...)`) instead of the deployed
+`ACK_GRACE_SECONDS`, and its database answers each call `LATER_SECONDS` after the grace: the same race, with
+real waits of 0.15 s instead of 1.5 s; the last test runs the bot as deployed."""
 
 from __future__ import annotations
 
