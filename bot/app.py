@@ -31,7 +31,7 @@ from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
 from bot.ui.i18n import PulucTranslator
 from bot.ui.pictures import warm_up
-from bot.ui.replies import report_error
+from bot.ui.replies import ACK_GRACE_SECONDS, DISCORD_ACK_DEADLINE_SECONDS, report_error
 from bot.ui.views.components import answer_orphaned_click
 
 __all__ = [
@@ -105,8 +105,14 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 class PulucBot(commands.Bot):
     """The bot subclass: owns the settings, the database and the shutdown sequence."""
 
-    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed) -> None:
-        """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence."""
+    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed,
+                 ack_grace: float = ACK_GRACE_SECONDS) -> None:
+        """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence.
+        `ack_grace` is how long a command may wait on the database before it is acknowledged
+        (`bot.ui.replies.AckGrace`); tests of a slow database shorten it."""
+        if not 0.0 <= ack_grace < DISCORD_ACK_DEADLINE_SECONDS:
+            raise ValueError(f"ack_grace must be at least 0 s and under Discord's "
+                             f"{DISCORD_ACK_DEADLINE_SECONDS:g} s deadline, not {ack_grace!r}")
         # Puluc never joins voice: silence discord.py's start-up warnings about the missing voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -135,6 +141,7 @@ class PulucBot(commands.Bot):
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
         self.shutdown_grace = SHUTDOWN_GRACE_SECONDS
+        self.ack_grace = float(ack_grace)
         self._invite_shown = False
 
     @property
@@ -291,11 +298,12 @@ class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
     """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
 
 
-def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed) -> PulucBot:
+def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed,
+            ack_grace: float = ACK_GRACE_SECONDS) -> PulucBot:
     """The bot class the settings ask for: sharded with SHARD_COUNT, else the plain one."""
     if settings.shards is None:
-        return PulucBot(settings, seeds=seeds)
-    return ShardedPulucBot(settings, seeds=seeds)
+        return PulucBot(settings, seeds=seeds, ack_grace=ack_grace)
+    return ShardedPulucBot(settings, seeds=seeds, ack_grace=ack_grace)
 
 
 # Imported once by the fork server, so every worker process starts with them loaded.

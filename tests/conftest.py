@@ -1,10 +1,13 @@
 """Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite store, the bot in
 SimCord, a fresh PostgreSQL schema (`postgres_url`: tests/postgres.py), and a check that nothing logs an ERROR a
-test did not declare. The helpers behind them live in `tests/helpers.py`."""
+test did not declare. The helpers behind them live in `tests/helpers.py`. The tests' files live in memory
+where the machine has a RAM disk (`temporary_files_in_memory`)."""
 
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,12 +26,36 @@ from tests.postgres import fresh_schema
 pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
 
 
+RAM_DISK = Path("/dev/shm")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "logs_error(*patterns): the test provokes ERROR log records on purpose; each pattern (a regular "
         "expression searched in 'logger: message (Exception: text)') must match at least one of them",
     )
+    config.addinivalue_line(
+        "markers",
+        "worker_processes: the test's bot (the `settings` fixture) starts its compute worker processes, as "
+        "deployed, instead of running its boards and AI in threads (WORKERS=0); for the tests of whole flows",
+    )
+    temporary_files_in_memory()
+
+
+def temporary_files_in_memory() -> None:
+    """Put the temporary files of the tests (`tmp_path`, and those of the programs they start) on the RAM
+    disk, unless TMPDIR says where they go or there is none (macOS, Windows).
+
+    The bot's SQLite database syncs every commit to disk (`PRAGMA synchronous = FULL`: a move is answered
+    only once it is on disk). The suite opens a few hundred databases and commits tens of thousands of times;
+    on a disk each sync waits a few milliseconds, more while other programs write, and that waiting was most
+    of the suite's time. A RAM disk keeps every behaviour the tests check (a killed process loses nothing
+    committed, the page cache outlives it); only surviving a power cut is out of reach, as it always was."""
+    if "TMPDIR" in os.environ or not (RAM_DISK.is_dir() and os.access(RAM_DISK, os.W_OK | os.X_OK)):
+        return
+    os.environ["TMPDIR"] = str(RAM_DISK)
+    tempfile.tempdir = None  # read TMPDIR again
 
 
 @pytest.fixture(autouse=True)
@@ -84,7 +111,11 @@ async def postgres_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+    """The test bot's settings (`make_settings`) on a new SQLite file; with worker processes as deployed
+    under the `worker_processes` marker."""
+    if request.node.get_closest_marker("worker_processes") is not None:
+        return make_settings(tmp_path / "puluc.db", workers=None)
     return make_settings(tmp_path / "puluc.db")
 
 

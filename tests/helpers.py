@@ -262,10 +262,13 @@ MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def make_settings(path: Path, **overrides: Any) -> Settings:
-    """The bot's settings on a database file: the AI thinks for 10 ms and moves at once, no cooldown."""
+    """The bot's settings on a database file: the AI thinks for 10 ms and moves at once, no cooldown, and the
+    boards and the AI run in threads of the bot's process (WORKERS=0): the same jobs through the same
+    `ComputePool` calls, without starting two worker processes for every bot. `workers=None` runs the bot
+    as deployed (the `worker_processes` marker of the tests of whole flows)."""
     values: dict[str, Any] = {
         "discord_token": TOKEN, "database": SqliteUrl(path),
-        "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0,
+        "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0, "workers": 0,
     }
     values.update(overrides)
     return Settings(**values)

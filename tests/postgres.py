@@ -111,7 +111,8 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._links: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.cut_at: bytes | None = None  # cut every connection once a client sends these bytes
+        # Once a client sends these bytes, the server's answer to them is held back and every connection cut.
+        self.cut_at: bytes | None = None
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
@@ -150,21 +151,30 @@ class TcpProxy:
             return
         link = (client, server)
         self._links.add(link)
-        await asyncio.gather(self._pipe(client_reader, server, upstream=True), self._pipe(server_reader, client),
-                             return_exceptions=True)
+        sent_cut_at = asyncio.Event()  # this client sent `cut_at`: the server's next answer is never delivered
+        await asyncio.gather(self._upstream(client_reader, server, sent_cut_at),
+                             self._downstream(server_reader, client, sent_cut_at), return_exceptions=True)
         self._links.discard(link)
         for writer in link:
             writer.transport.abort()
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, upstream: bool = False
-                    ) -> None:
+    async def _upstream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sent_cut_at: asyncio.Event
+                        ) -> None:
         while data := await reader.read(65536):
             writer.write(data)
             await writer.drain()
-            if upstream and self.cut_at is not None and self.cut_at in data:
+            if self.cut_at is not None and self.cut_at in data:
                 self.cut_at = None
-                # The server gets the whole COMMIT (and commits); the client never hears back.
-                await asyncio.sleep(0.2)
+                sent_cut_at.set()
+        writer.close()  # one side hung up: so does the proxy towards the other
+
+    async def _downstream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                          sent_cut_at: asyncio.Event) -> None:
+        while data := await reader.read(65536):
+            if sent_cut_at.is_set():
+                # The server answered the COMMIT (so it has committed); the client never hears back.
                 self._cut()
                 return
-        writer.close()  # one side hung up: so does the proxy towards the other
+            writer.write(data)
+            await writer.drain()
+        writer.close()

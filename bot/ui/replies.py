@@ -135,7 +135,16 @@ def storage_failure(error: BaseException) -> NotSaved | StorageUnavailable | Non
 #: one is acknowledged at this point, well inside Discord's 3 s however busy the database is, and inside the
 #: 250 ms the bot aims for (issue 21: first response p99). Under a burst of openings (200 games opened within
 #: 2 s on PostgreSQL) a grace of 1 s made the openings' first response p50 0.3-0.7 s, p99 1 s.
+#: The bot's own grace (`PulucBot(ack_grace=...)`) is this unless it was built with another.
 ACK_GRACE_SECONDS = 0.2
+#: Discord's deadline for the first answer to an interaction; a grace must end well before it.
+DISCORD_ACK_DEADLINE_SECONDS = 3.0
+
+
+def ack_grace_of(client: discord.Client) -> float:
+    """The grace period of a running bot (`PulucBot.ack_grace`), else `ACK_GRACE_SECONDS` (a bare client)."""
+    found = getattr(client, "ack_grace", None)
+    return found if isinstance(found, float) else ACK_GRACE_SECONDS
 
 
 async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False,
@@ -151,7 +160,8 @@ async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool 
 
 
 class AckGrace:
-    """One interaction's database work, acknowledged before `ACK_GRACE_SECONDS` have passed since it came.
+    """One interaction's database work, acknowledged before the bot's grace period (`PulucBot.ack_grace`,
+    `ACK_GRACE_SECONDS` unless the bot was built with another) has passed since it came.
 
     `await grace.run(work)` waits for `work` at most until the grace period ends, acknowledges the
     interaction then if it still has no answer, and returns `work`'s result. So a quick database answers
@@ -159,12 +169,12 @@ class AckGrace:
     deadline. Discord keeps an acknowledgement's visibility for the answer that follows: a refusal found
     after a public "thinking" answer is shown in its place."""
 
-    def __init__(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False, update: bool = False,
-                 seconds: float = ACK_GRACE_SECONDS) -> None:
+    def __init__(self, interaction: discord.Interaction[Any], *, ephemeral: bool = False, update: bool = False
+                 ) -> None:
         self._interaction = interaction
         self._ephemeral = ephemeral
         self._update = update
-        self._ends = asyncio.get_running_loop().time() + seconds
+        self._ends = asyncio.get_running_loop().time() + ack_grace_of(interaction.client)
 
     async def run(self, work: Awaitable[T]) -> T:
         task = asyncio.ensure_future(work)

@@ -61,6 +61,12 @@ async def test_bot_asks_for_no_privileged_intent(bot: PulucBot) -> None:
     assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)
 
 
+@pytest.mark.parametrize("grace", [-0.1, 3.0, 10.0])
+def test_a_grace_period_that_would_miss_discords_deadline_is_refused(settings: Settings, grace: float) -> None:
+    with pytest.raises(ValueError, match="under Discord's 3 s deadline"):
+        PulucBot(settings, ack_grace=grace)
+
+
 async def test_commands_answer_while_running(env: simcord.Env, bot: PulucBot) -> None:
     alice, channel = member(env)
     result = await alice.slash(channel, "ping")

@@ -10,12 +10,15 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.services import services
 from bot.ui.i18n import t
 from puluc import GameRecord
 from tests.helpers import World, custom_ids, embed_text, game_message, mentioned, move_ids, said
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def test_every_command_works_on_a_game_the_bot_played(world: World) -> None:

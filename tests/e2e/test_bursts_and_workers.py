@@ -4,9 +4,11 @@ compute worker killed in the middle of drawing a board costs neither the move no
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +22,17 @@ from bot.ui.pictures import BoardRequest, draw_board
 from bot.ui.views.ids import ComponentId
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids
 
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
+
 BURST = 8
 
 
-def slow_draw_board(request: BoardRequest) -> bytes:
-    """The game message's board, drawn slowly enough that a worker can be killed while drawing it."""
-    time.sleep(0.5)
+def draw_board_killed_once(started: Path, request: BoardRequest) -> bytes:
+    """The game message's board, in a worker that is killed while drawing it: the first worker to draw says
+    so (it creates the file `started`) and waits to be killed; the retry, in a new worker, draws at once."""
+    if not started.exists():
+        started.touch()
+        time.sleep(60)  # the test kills this worker now
     return draw_board(request)
 
 
@@ -83,19 +90,20 @@ async def test_a_burst_of_moves_is_shown_in_at_most_two_edits_ending_on_the_newe
 
 
 async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_board(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     bot = await started_game(world)
     assert bot.compute is not None and not bot.compute.in_process
     pool = bot.compute
-    monkeypatch.setattr(presenter_module, "draw_board", slow_draw_board)
+    drawing = tmp_path / "drawing"
+    monkeypatch.setattr(presenter_module, "draw_board", functools.partial(draw_board_killed_once, drawing))
     board = game_message(world.games)
     before = shown_turn(board)
     (mover_id,) = mentioned(board)
     rebuilds, workers = pool.rebuilds, pool.pids()
 
     click = asyncio.ensure_future(world.member(mover_id).click(board, custom_id=move_ids(board)[0]))
-    while pool.running == 0 and not click.done():  # the board of the move is being drawn
+    while not drawing.exists() and not click.done():  # until a worker draws the board of the move
         await asyncio.sleep(0.01)
     assert not click.done()
     for pid in workers:

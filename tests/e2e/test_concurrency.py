@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from bot.services import services
 from tests.helpers import World, click_concurrently, custom_ids, game_message, mentioned, move_ids, said
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def started(world: World) -> None:

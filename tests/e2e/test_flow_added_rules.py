@@ -14,6 +14,8 @@ from bot.services import services
 from bot.sessions import GameSession
 from tests.helpers import World, components_of, custom_ids, embed_text, game_message, said
 
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
+
 BURNED = re.compile(r"cell 5 and lost it to the fire")
 
 

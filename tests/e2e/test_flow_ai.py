@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.helpers import World, custom_ids, embed_text, game_message, mentioned, move_ids
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def test_a_hard_ai_game_runs_to_its_result(world: World) -> None:

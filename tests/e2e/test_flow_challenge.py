@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import simcord
 
 from tests.helpers import (
@@ -16,6 +17,8 @@ from tests.helpers import (
     move_ids,
     said,
 )
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def test_challenge_accept_and_play_a_ranked_game_to_its_result(world: World) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.services import services
 from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def test_autocomplete_lists_exactly_the_legal_moves_of_the_player_to_move(world: World) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.services import services
 from puluc import Position
 from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def test_two_v_two_traditional_lobby_to_play(world: World) -> None:

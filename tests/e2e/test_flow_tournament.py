@@ -8,10 +8,13 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 import simcord
 
 from bot.services import services
 from tests.helpers import MakeBot, World, custom_ids, embed_text, game_message, mentioned, move_ids, said
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 ROOM = re.compile(r"<#(\d+)>")
 HOUR = 3600

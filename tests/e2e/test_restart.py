@@ -3,10 +3,13 @@ timer that ran out while the bot was down fires exactly once after the restart."
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from bot.services import services
 from tests.helpers import MakeBot, World, custom_ids, embed_text, game_message, mentioned, move_ids
+
+pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
 
 async def start_duel(world: World, *extra: str) -> None:
