@@ -86,6 +86,8 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
     """progress[team][dir][cell index]: 0 at entry, near 1 just before arrival; 0 where a stack never arrives.
 
     Measured in steps of one along the route tables, so it holds for every route without route arithmetic.
+    On the culin route a lone piece circles and never arrives (0 everywhere outbound); only a stack that
+    captured walks back to arrive, so there the scale is the longest such walk, from the far end of the road.
     """
     length = t.length
 
@@ -104,6 +106,9 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
         entry = t.enter[team][1]
         assert entry is not None  # a throw of 1 always enters
         full = steps_to_arrive(team, entry.direction, entry.dest)
+        if full is None:
+            walks = [steps_to_arrive(team, INBOUND, i) for i in range(length)]
+            full = max((w for w in walks if w is not None), default=None)
         rows = []
         for d in (OUTBOUND, INBOUND):
             row = []
