@@ -135,6 +135,27 @@ EAGLE_WIN_WEIGHTS = (
     0.0,
 )
 
+#: Culin (placeholders while fitting).
+CULIN_WIN_WEIGHTS = (
+    0.674,
+    0.055,
+    0.666,
+    0.270,
+    0.280,
+    -0.042,
+    0.179,
+    -0.324,
+    -0.077,
+    0.382,
+    -0.017,
+    0.126,
+    0.292,
+    0.017,
+    -0.137,
+    0.000,
+)
+CULIN_TEAM_WIN_WEIGHTS = TEAM_WIN_WEIGHTS
+
 
 def _two_step_targets(model: Model, pos: Position, seat: int) -> list[list[int]]:
     """targets[a][b]: the cells (a bit per cell index) of the enemy stacks `seat` could capture by moving one
@@ -252,7 +273,9 @@ def features(model: Model, pos: Position) -> list[float]:
 
 
 def weights_for(rules: Rules) -> tuple[float, ...]:
-    """The weights that serve `rules`: team games and 1 v 1 eagles have their own."""
+    """The weights that serve `rules`: team games, 1 v 1 eagles and the culin route have their own."""
+    if rules.route == "culin":
+        return CULIN_TEAM_WIN_WEIGHTS if rules.team_size > 1 else CULIN_WIN_WEIGHTS
     if rules.team_size > 1:
         return TEAM_WIN_WEIGHTS
     return EAGLE_WIN_WEIGHTS if rules.capture == "eagle" else WIN_WEIGHTS
