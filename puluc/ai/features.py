@@ -14,8 +14,9 @@ with 0 to 40% random moves, by Newton's method on the cross-entropy with a small
 `python benchmarks/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the
 predicted chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's
 look-ahead brings a hard decision within about 0.06 points of the best move on average. The features are
-route-agnostic (progress comes from the route tables), so these weights serve every 1 v 1 variant; team games
-have their own, learned by self-play (TEAM_WIN_WEIGHTS). This module keeps no mutable state and never moves
+route-agnostic (progress comes from the route tables), so these weights serve the 1 v 1 variants on the army,
+ants and return routes; team games, eagles and the culin route have their own, learned by self-play
+(TEAM_WIN_WEIGHTS, EAGLE_WIN_WEIGHTS, CULIN_WIN_WEIGHTS). This module keeps no mutable state and never moves
 pieces.
 """
 
@@ -135,7 +136,14 @@ EAGLE_WIN_WEIGHTS = (
     0.0,
 )
 
-#: Culin (placeholders while fitting).
+#: The same for 1 v 1 on the culin route (fire or not), where a lone piece circles for ever, so only a stack that
+#: captured has progress (its walk back to arrive), and a captive is worth little until its stack nears the
+#: arrival (the Bell weights, fitted where progress always counts, valued a culin captive at almost nothing and
+#: took a lone piece before a tower holding their own): learned by self-play as the team weights, three rounds of
+#: 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant culin --rounds 3`. Held-out
+#: log-loss 0.574 with the Bell weights, 0.564 after three rounds. Hard against medium (benchmarks/ai.py,
+#: paired games): culin 59.6% of 1,000 (56.7-62.5; with the Bell weights 50.7% of 700), culin+fire 65.4% of 400
+#: (61.2-69.6; Bell weights and no culin progress: 60.6%, 55.8-65.4, same seeds).
 CULIN_WIN_WEIGHTS = (
     0.674,
     0.055,
