@@ -162,7 +162,30 @@ CULIN_WIN_WEIGHTS = (
     -0.137,
     0.000,
 )
-CULIN_TEAM_WIN_WEIGHTS = TEAM_WIN_WEIGHTS
+#: The same for team games on the culin route: learned by self-play as the team weights, two rounds of 20,000
+#: games of traditional culin 2 v 2 from TEAM_WIN_WEIGHTS (`python benchmarks/fit_evaluation.py --variant
+#: culin-2v2`). They moved little (held-out log-loss 0.5246 with the team weights, 0.5204 after two rounds), and
+#: play alike: 180 of 200 paired games against medium ended as with the team weights. There the sticks and the
+#: one active piece leave few choices: hard's turn is one of medium's at 94% of the turns with a real choice, so
+#: hard against medium stays near even (49.2% of 400 paired games, 45.5-53.0; medium against easy 78.5% of 1,000).
+CULIN_TEAM_WIN_WEIGHTS = (
+    0.336,
+    0.005,
+    0.368,
+    0.145,
+    0.089,
+    0.052,
+    0.107,
+    -0.773,
+    -0.239,
+    0.203,
+    0.081,
+    0.133,
+    0.052,
+    -0.042,
+    -0.044,
+    0.090,
+)
 
 
 def _two_step_targets(model: Model, pos: Position, seat: int) -> list[list[int]]:
