@@ -50,7 +50,7 @@ SIMPLE_WEIGHTS = Weights(mover_threat=0.6, next_threat=0.0, free=0.0, captive_pr
 class Model:
     """What the AI precomputes once per set of rules: throw outcomes and each cell's progress to arrival."""
 
-    __slots__ = ("pairs", "progress", "rules", "singles", "t", "turn_outcomes")
+    __slots__ = ("entry_progress", "pairs", "progress", "rules", "singles", "t", "turn_outcomes")
 
     def __init__(self, rules: Rules) -> None:
         t = tables_for(rules)
@@ -73,7 +73,11 @@ class Model:
             )
         else:
             self.turn_outcomes = tuple(((a, b), p) for a, b, p in self.pairs)
-        self.progress = _progress_table(t)
+        #: each stack's progress to arrival (the learned evaluation's), culin's walk back included
+        self.progress = _progress_table(t, walk_back=True)
+        #: the same measured from the entry, so 0 on the whole culin route: the hand-chosen evaluation's (medium's),
+        #: kept as its weights were chosen (with culin's walk back, medium against easy measured no better)
+        self.entry_progress = self.progress if rules.route != "culin" else _progress_table(t, walk_back=False)
 
 
 @lru_cache(maxsize=64)
@@ -82,10 +86,13 @@ def model_for(rules: Rules) -> Model:
     return Model(rules)
 
 
-def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]:
+def _progress_table(t: RouteTables, walk_back: bool) -> tuple[tuple[tuple[float, ...], ...], ...]:
     """progress[team][dir][cell index]: 0 at entry, near 1 just before arrival; 0 where a stack never arrives.
 
     Measured in steps of one along the route tables, so it holds for every route without route arithmetic.
+    On the culin route a lone piece circles and never arrives (0 everywhere outbound); only a stack that
+    captured walks back to arrive, so with `walk_back` the scale there is the longest such walk, from the far
+    end of the road (without it, the scale from the entry is missing and every cell gives 0).
     """
     length = t.length
 
@@ -104,6 +111,9 @@ def _progress_table(t: RouteTables) -> tuple[tuple[tuple[float, ...], ...], ...]
         entry = t.enter[team][1]
         assert entry is not None  # a throw of 1 always enters
         full = steps_to_arrive(team, entry.direction, entry.dest)
+        if full is None and walk_back:
+            walks = [steps_to_arrive(team, INBOUND, i) for i in range(length)]
+            full = max((w for w in walks if w is not None), default=None)
         rows = []
         for d in (OUTBOUND, INBOUND):
             row = []
@@ -189,7 +199,7 @@ def evaluate(model: Model, pos: Position, weights: Weights = DEFAULT_WEIGHTS) ->
     """The value of `pos` for team A, in pieces (positive: A is ahead)."""
     if pos.is_over:
         return terminal_value(pos)
-    progress = model.progress
+    progress = model.entry_progress
     score = [0, 0]
     free = [0, 0]
     ahead = [0.0, 0.0]

@@ -14,8 +14,9 @@ with 0 to 40% random moves, by Newton's method on the cross-entropy with a small
 `python benchmarks/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the
 predicted chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's
 look-ahead brings a hard decision within about 0.06 points of the best move on average. The features are
-route-agnostic (progress comes from the route tables), so these weights serve every 1 v 1 variant; team games
-have their own, learned by self-play (TEAM_WIN_WEIGHTS). This module keeps no mutable state and never moves
+route-agnostic (progress comes from the route tables), so these weights serve the 1 v 1 variants on the army,
+ants and return routes; team games, eagles and the culin route have their own, learned by self-play
+(TEAM_WIN_WEIGHTS, EAGLE_WIN_WEIGHTS, CULIN_WIN_WEIGHTS). This module keeps no mutable state and never moves
 pieces.
 """
 
@@ -135,6 +136,57 @@ EAGLE_WIN_WEIGHTS = (
     0.0,
 )
 
+#: The same for 1 v 1 on the culin route (fire or not), where a lone piece circles for ever, so only a stack that
+#: captured has progress (its walk back to arrive), and a captive is worth little until its stack nears the
+#: arrival (the Bell weights, fitted where progress always counts, valued a culin captive at almost nothing and
+#: took a lone piece before a tower holding their own): learned by self-play as the team weights, three rounds of
+#: 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant culin --rounds 3`. Held-out
+#: log-loss 0.574 with the Bell weights, 0.564 after three rounds. Hard against medium (benchmarks/ai.py,
+#: paired games): culin 59.6% of 1,000 (56.7-62.5; with the Bell weights 50.7% of 700), culin+fire 65.4% of 400
+#: (61.2-69.6; Bell weights and no culin progress: 60.6%, 55.8-65.4, same seeds).
+CULIN_WIN_WEIGHTS = (
+    0.674,
+    0.055,
+    0.666,
+    0.270,
+    0.280,
+    -0.042,
+    0.179,
+    -0.324,
+    -0.077,
+    0.382,
+    -0.017,
+    0.126,
+    0.292,
+    0.017,
+    -0.137,
+    0.000,
+)
+#: The same for team games on the culin route: learned by self-play as the team weights, two rounds of 20,000
+#: games of traditional culin 2 v 2 from TEAM_WIN_WEIGHTS (`python benchmarks/fit_evaluation.py --variant
+#: culin-2v2`). They moved little (held-out log-loss 0.5246 with the team weights, 0.5204 after two rounds), and
+#: play alike: 180 of 200 paired games against medium ended as with the team weights. There the sticks and the
+#: one active piece leave few choices: hard's turn is one of medium's at 94% of the turns with a real choice, so
+#: hard against medium stays near even (49.2% of 400 paired games, 45.5-53.0; medium against easy 78.5% of 1,000).
+CULIN_TEAM_WIN_WEIGHTS = (
+    0.336,
+    0.005,
+    0.368,
+    0.145,
+    0.089,
+    0.052,
+    0.107,
+    -0.773,
+    -0.239,
+    0.203,
+    0.081,
+    0.133,
+    0.052,
+    -0.042,
+    -0.044,
+    0.090,
+)
+
 
 def _two_step_targets(model: Model, pos: Position, seat: int) -> list[list[int]]:
     """targets[a][b]: the cells (a bit per cell index) of the enemy stacks `seat` could capture by moving one
@@ -252,7 +304,9 @@ def features(model: Model, pos: Position) -> list[float]:
 
 
 def weights_for(rules: Rules) -> tuple[float, ...]:
-    """The weights that serve `rules`: team games and 1 v 1 eagles have their own."""
+    """The weights that serve `rules`: team games, 1 v 1 eagles and the culin route have their own."""
+    if rules.route == "culin":
+        return CULIN_TEAM_WIN_WEIGHTS if rules.team_size > 1 else CULIN_WIN_WEIGHTS
     if rules.team_size > 1:
         return TEAM_WIN_WEIGHTS
     return EAGLE_WIN_WEIGHTS if rules.capture == "eagle" else WIN_WEIGHTS
