@@ -581,10 +581,17 @@ static void print_state(const State *s) {
  * the two throws. Prints each end of the turn, a line each: medium's chance of it, then "over A" / "over B" or the
  * state in the same format (before the next seat's throw); then "done". */
 static int turns(void) {
-    int v[34];
+    int v[31];
     for (;;) {
-        for (int i = 0; i < 34; i++)
+        for (int i = 0; i < 31; i++)
             if (scanf("%d", &v[i]) != 1) return 0;
+        int ok = v[0] >= 0 && v[0] < SEATS && v[29] >= 1 && v[29] <= 5 && v[30] >= 1 && v[30] <= 5;
+        for (int t = 0; t < SEATS; t++) {
+            const int *w = &v[5 + 6 * t];
+            ok = ok && v[1 + t] >= 0 && v[1 + t] <= PIECES && w[0] >= -1 && w[0] < L && (w[1] == 0 || w[1] == 1);
+            for (int j = 0; j < SEATS; j++) ok = ok && w[2 + j] >= 0 && w[2 + j] <= PIECES;
+        }
+        if (!ok) { fprintf(stderr, "not a state: a value is out of range\n"); return 2; }
         State s;
         memset(&s, 0, sizeof s);
         s.turn = (uint8_t)v[0];
@@ -600,7 +607,7 @@ static int turns(void) {
         if (s.turn >= 2) { State sw; swap_seats(&back, &sw); back = sw; }
         if (memcmp(&back, &s, sizeof s)) { fprintf(stderr, "the key does not round-trip\n"); return 3; }
         End ends[2];
-        int pick, c = turn_ends(&s, v[32], v[33], ends, &pick);
+        int pick, c = turn_ends(&s, v[29], v[30], ends, &pick);
         int picked = (pick & 1) + (pick >> 1 & 1);
         for (int e = 0; e < c; e++) {
             printf("%.6f ", (pick >> e & 1) ? 1.0 / picked : 0.0);
