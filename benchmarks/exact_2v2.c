@@ -473,6 +473,33 @@ static double medium_mean(const uint32_t end[2], int bits, const double *v) {
     return value_at(end[bits == 2], v);
 }
 
+static double *solved; /* after solve: team A's best-response chance by state index */
+static const char *table_path; /* where solve writes its table, or NULL */
+
+static int by_key(const void *a, const void *b) {
+    uint64_t x = keys[*(const uint32_t *)a], y = keys[*(const uint32_t *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* The table: the state count (4 bytes), the keys in increasing order (8 bytes each), then each state's
+ * best-response value (a 4-byte float), all little-endian. exact_2v2.py computes the same keys. */
+static int write_table(const char *path, const double *v) {
+    uint32_t *order = malloc((uint64_t)nstates * 4);
+    if (!order) { fprintf(stderr, "out of memory (table)\n"); return 2; }
+    for (uint32_t q = 0; q < nstates; q++) order[q] = q;
+    qsort(order, nstates, 4, by_key);
+    FILE *f = fopen(path, "wb");
+    if (!f) { perror(path); return 2; }
+    fwrite(&nstates, 4, 1, f);
+    for (uint32_t q = 0; q < nstates; q++) fwrite(&keys[order[q]], 8, 1, f);
+    for (uint32_t q = 0; q < nstates; q++) {
+        float x = (float)v[order[q]];
+        fwrite(&x, 4, 1, f);
+    }
+    free(order);
+    return fclose(f) ? 2 : 0;
+}
+
 static int solve(const int homes[SEATS]) {
     clock_t cpu0 = clock();
     explore(homes, 0);
@@ -558,12 +585,381 @@ static int solve(const int homes[SEATS]) {
         first[turn] = br[q];
         medium_first[turn] = med[q];
     }
+    solved = br;
+    free(med);
+    if (table_path && write_table(table_path, br)) return 2;
     printf("states %u\n", nstates);
     printf("choices %llu\n", (unsigned long long)choices);
     printf("medium_ties %llu\n", (unsigned long long)medium_ties);
     printf("best_response %.9f %.9f %.9f\n", first[0], first[1], (first[0] + first[1]) / 2);
     printf("medium %.9f %.9f %.9f\n", medium_first[0], medium_first[1], (medium_first[0] + medium_first[1]) / 2);
     printf("cpu_seconds %.1f\n", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+    return 0;
+}
+
+/* ---- hindsight: an upper bound for the full game ----------------------------------------------------------- */
+
+/* A scenario fixes the chance of a whole game in advance: the throws of the game's t-th turn and a number in [0, 1)
+ * that picks among medium's tied ends in it, whoever plays. Team A told the scenario beforehand wins whenever some
+ * sequence of its choices wins; no player who sees only the past can do better on any scenario, so the mean over
+ * scenarios of that (a perfect-hindsight relaxation) bounds the best response from above. */
+#define MAX_TURNS 4000
+static int sc_a[MAX_TURNS], sc_b[MAX_TURNS];
+static double sc_u[MAX_TURNS];
+static uint64_t rng_state;
+
+static double uniform(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+static void draw_scenario(void) {
+    for (int t = 0; t < MAX_TURNS; t++) {
+        double x = uniform(), acc = 0;
+        int o = 0;
+        while (o < OUTCOMES - 1 && x >= (acc += OP[o])) o++;
+        sc_a[t] = OA[o];
+        sc_b[t] = OB[o];
+        sc_u[t] = uniform();
+    }
+}
+
+static uint64_t nodes, node_limit;
+static int cut; /* a search gave up: the scenario counts as won (the bound stays a bound) */
+
+/* 1 when team A can win from s at turn t of the scenario; `playing_medium`: team A plays medium itself (no
+ * choice: the scenario's medium game). */
+static int can_win(const State *s, int t, int playing_medium) {
+    for (;;) {
+        if (t >= MAX_TURNS || ++nodes > node_limit) { cut = 1; return 1; }
+        End ends[2];
+        int pick, c = turn_ends(s, sc_a[t], sc_b[t], ends, &pick);
+        if (!(s->turn & 1) && !playing_medium && c == 2) {
+            for (int e = 0; e < 2; e++)
+                if (ends[e].won ? ends[e].won == 1 : can_win(&ends[e].st, t + 1, 0)) return 1;
+            return 0;
+        }
+        int e = 0;
+        if (pick == 3) e = sc_u[t] < 0.5 ? 0 : 1;
+        else if (pick == 2) e = 1;
+        if (ends[e].won) return ends[e].won == 1;
+        s = &ends[e].st;
+        t++;
+    }
+}
+
+static int hindsight(const int homes[SEATS], long scenarios, uint64_t seed, uint64_t limit) {
+    clock_t cpu0 = clock();
+    long won[2] = {0, 0}, med[2] = {0, 0}, cuts = 0;
+    uint64_t most = 0;
+    rng_state = seed;
+    node_limit = limit;
+    for (long k = 0; k < scenarios; k++) {
+        draw_scenario();
+        for (int turn = 0; turn < 2; turn++) {
+            State s0 = start_state(homes, turn);
+            nodes = 0;
+            cut = 0;
+            won[turn] += can_win(&s0, 0, 0);
+            if (nodes > most) most = nodes;
+            cuts += cut;
+            nodes = 0;
+            med[turn] += can_win(&s0, 0, 1);
+        }
+    }
+    printf("scenarios %ld\n", scenarios);
+    printf("hindsight %.6f %.6f %.6f\n", (double)won[0] / scenarios, (double)won[1] / scenarios,
+           (double)(won[0] + won[1]) / (2.0 * scenarios));
+    printf("medium %.6f %.6f %.6f\n", (double)med[0] / scenarios, (double)med[1] / scenarios,
+           (double)(med[0] + med[1]) / (2.0 * scenarios));
+    printf("cut %ld\n", cuts);
+    printf("most_nodes %llu\n", (unsigned long long)most);
+    printf("cpu_seconds %.1f\n", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+    return 0;
+}
+
+/* A sharper bound: the same relaxation with a penalty for knowing the chance in advance (the duality of
+ * information relaxations, Brown, Smith and Sun 2010). Let phi(s, w) be any number for a state s and the chance w
+ * of its turn, and z = phi(s, w) - E_w' phi(s, w'). Whatever a player who sees only the past does, each z has mean
+ * zero, so the mean over scenarios of max over team A's choices of (result - sum of z) still bounds the best
+ * response from above, for ANY phi; the closer phi is to the true values, the tighter: with the exact values the
+ * bound is exact. Here phi(s, w) is the estimate V of the end of the turn that team A picks (the better one for V)
+ * or medium reaches; V is the solved value (exact, on games small enough) or a logistic curve of medium's own
+ * evaluation, 1 / (1 + exp(-scale * evaluate)). */
+static double scale = 0.5;
+
+static double noise; /* experiments: the exact value plus this much deterministic noise (a fixed number a state) */
+
+static double learned_estimate(const State *s);
+static int learned;
+static double estimate(const State *s) {
+    if (learned) return learned_estimate(s);
+    if (solved && noise > 0) {
+        uint64_t h1 = mix(encode(s) ^ 0x1234567ULL), h2 = mix(h1);
+        double u1 = ((h1 >> 11) + 0.5) / 9007199254740992.0, u2 = (h2 >> 11) / 9007199254740992.0;
+        return solved[intern(encode(s), 0)] + noise * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+    }
+    if (solved) return solved[intern(encode(s), 0)];
+    double e = evaluate(s, s->turn, 0);
+    return 1.0 / (1.0 + exp(-scale * e));
+}
+
+static double end_estimate(const End *e) { return e->won ? (e->won == 1 ? 1.0 : 0.0) : estimate(&e->st); }
+
+/* A richer estimate: a logistic model over features of the state, fitted to the results of medium-against-medium
+ * games on the same road and pieces (Newton's method on the log-loss). Features are team A's minus team B's except
+ * where said: kills, captives held, captives times their stack's progress, pieces at home, tops, tops' progress,
+ * compatriots under own tops, a team down to one and to two active pieces, seats still playing; then, exactly over
+ * the 15 throws of a turn, the expected best gain of score (captures and arrivals) of the seat to throw and of the
+ * three seats after it as if each threw now, each signed for its team; and a constant for the seat to throw. */
+#define NF 18
+static double weights[NF];
+
+static double expected_gain_now(const State *s0, int seat) {
+    State s = *s0;
+    s.turn = (uint8_t)seat;
+    int base[2];
+    scores(&s, base);
+    int sign = (seat & 1) ? -1 : 1;
+    double total = 0;
+    for (int o = 0; o < OUTCOMES; o++) {
+        End ends[2];
+        int pick, c = turn_ends(&s, OA[o], OB[o], ends, &pick);
+        double best = -1e9;
+        for (int e = 0; e < c; e++) {
+            double g;
+            if (ends[e].won) g = 10;  /* a won game: worth a lot */
+            else {
+                int sc[2];
+                scores(&ends[e].st, sc);
+                g = sign * ((sc[0] - base[0]) - (sc[1] - base[1]));
+            }
+            if (g > best) best = g;
+        }
+        total += OP[o] * best;
+    }
+    return total;
+}
+
+static void features(const State *s, double *f) {
+    double t[2][9];
+    memset(t, 0, sizeof t);
+    int score[2];
+    scores(s, score);
+    int left[2] = {0, 0};
+    for (int k = 0; k < SEATS; k++) {
+        int team = k & 1;
+        left[team] += s->home[k];
+        t[team][3] += s->home[k];
+        if (s->home[k] || s->cell[k] >= 0) t[team][8] += 1;
+        if (s->cell[k] < 0) continue;
+        int caps = 0, comp = 0;
+        for (int j = 0; j < SEATS; j++) {
+            if ((j & 1) != team) caps += s->below[k][j];
+            else comp += s->below[k][j];
+        }
+        double pr = progress_of(team, s->dir[k], s->cell[k]);
+        t[team][1] += caps;
+        t[team][2] += caps * pr;
+        t[team][4] += 1;
+        t[team][5] += pr;
+        t[team][6] += comp;
+    }
+    for (int team = 0; team < 2; team++) {
+        t[team][0] = score[team] - t[team][1];
+        double active = t[team][3] + t[team][4];
+        t[team][7] = active == 1 ? 1 : 0;
+        f[9 + team] = active == 2 ? 1 : 0;
+    }
+    for (int i = 0; i < 9; i++) f[i] = t[0][i] - t[1][i];
+    f[9] -= f[10];
+    f[10] = 0;
+    for (int k = 0; k < 4; k++) {
+        int seat = (s->turn + k) % SEATS;
+        f[10 + k] = ((seat & 1) ? -1 : 1) * expected_gain_now(s, seat);
+    }
+    f[14] = (s->turn & 1) ? -1 : 1;
+    f[15] = f[0] * f[0] * (f[0] < 0 ? -1 : 1);
+    f[16] = f[1] * f[2];
+    f[17] = 1;
+}
+
+static double learned_estimate(const State *s) {
+    double f[NF], z = 0;
+    features(s, f);
+    for (int i = 0; i < NF; i++) z += weights[i] * f[i];
+    return 1.0 / (1.0 + exp(-z));
+}
+
+static void learn(const int homes[SEATS], int games) {
+    int cap = 1 << 23, n = 0;
+    double *x = malloc((uint64_t)cap * NF * sizeof(double));
+    uint8_t *y = malloc(cap);
+    if (!x || !y) { fprintf(stderr, "out of memory (learn)\n"); exit(2); }
+    for (int g = 0; g < games; g++) {
+        draw_scenario();
+        for (int turn = 0; turn < 2; turn++) {
+            State s = start_state(homes, turn);
+            int first = n, result = -1;
+            for (int t = 0; t < MAX_TURNS && result < 0; t++) {
+                if (n < cap) features(&s, &x[(uint64_t)n++ * NF]);
+                End ends[2];
+                int pick;
+                turn_ends(&s, sc_a[t], sc_b[t], ends, &pick);
+                int e = pick == 3 ? (sc_u[t] < 0.5 ? 0 : 1) : pick == 2;
+                if (ends[e].won) result = ends[e].won == 1;
+                else s = ends[e].st;
+            }
+            for (int i = first; i < n; i++) y[i] = (uint8_t)(result == 1);
+        }
+    }
+    memset(weights, 0, sizeof weights);
+    for (int it = 0; it < 30; it++) {
+        double grad[NF] = {0}, hess[NF][NF + 1];
+        memset(hess, 0, sizeof hess);
+        for (int i = 0; i < n; i++) {
+            const double *f = &x[(uint64_t)i * NF];
+            double z = 0;
+            for (int a = 0; a < NF; a++) z += weights[a] * f[a];
+            double q = 1.0 / (1.0 + exp(-z)), r = q * (1 - q);
+            for (int a = 0; a < NF; a++) {
+                grad[a] += (q - y[i]) * f[a];
+                for (int b = 0; b < NF; b++) hess[a][b] += r * f[a] * f[b];
+            }
+        }
+        for (int a = 0; a < NF; a++) { hess[a][a] += 1e-6 * n; hess[a][NF] = grad[a]; }
+        for (int a = 0; a < NF; a++) { /* Gaussian elimination with partial pivoting */
+            int piv = a;
+            for (int b = a + 1; b < NF; b++) if (fabs(hess[b][a]) > fabs(hess[piv][a])) piv = b;
+            for (int c = 0; c <= NF; c++) { double tmp = hess[a][c]; hess[a][c] = hess[piv][c]; hess[piv][c] = tmp; }
+            for (int b = 0; b < NF; b++) {
+                if (b == a) continue;
+                double m = hess[b][a] / hess[a][a];
+                for (int c = a; c <= NF; c++) hess[b][c] -= m * hess[a][c];
+            }
+        }
+        double step = 0;
+        for (int a = 0; a < NF; a++) { double d = hess[a][NF] / hess[a][a]; weights[a] -= d; step = fmax(step, fabs(d)); }
+        if (step < 1e-8) break;
+    }
+    double loss = 0;
+    for (int i = 0; i < n; i++) {
+        double z = 0;
+        for (int a = 0; a < NF; a++) z += weights[a] * x[(uint64_t)i * NF + a];
+        double q = 1.0 / (1.0 + exp(-z));
+        loss -= y[i] ? log(q) : log(1 - q);
+    }
+    fprintf(stderr, "learned from %d positions of %d games a start: log-loss %.4f\n", n, games, loss / n);
+    free(x);
+    free(y);
+    learned = 1;
+}
+
+/* phi(s, w) for the throws of outcome o and the tie-break u (u < 0: medium's mean over its ties, E over u). */
+static double phi(const State *s, int a, int b, double u, End *ends, int *c, int *pick) {
+    *c = turn_ends(s, a, b, ends, pick);
+    if (!(s->turn & 1)) {
+        double best = end_estimate(&ends[0]);
+        if (*c == 2 && end_estimate(&ends[1]) > best) best = end_estimate(&ends[1]);
+        return best;
+    }
+    if (*pick == 3) return u < 0 ? 0.5 * (end_estimate(&ends[0]) + end_estimate(&ends[1]))
+                                 : end_estimate(&ends[u < 0.5 ? 0 : 1]);
+    return end_estimate(&ends[*pick == 2]);
+}
+
+static uint64_t leaves;
+
+/* max over team A's choices from s at turn t of (result - the penalties from t on). */
+static double penalised(const State *s, int t) {
+    if (t >= MAX_TURNS) { fprintf(stderr, "a scenario ran out of turns\n"); exit(3); }
+    End ends[2], other[2];
+    int c, pick, c2, pick2;
+    double mean = 0;
+    for (int o = 0; o < OUTCOMES; o++) mean += OP[o] * phi(s, OA[o], OB[o], -1, other, &c2, &pick2);
+    double z = phi(s, sc_a[t], sc_b[t], sc_u[t], ends, &c, &pick) - mean;
+    if (!(s->turn & 1) && c == 2) {
+        double best = -INFINITY;
+        for (int e = 0; e < 2; e++) {
+            double v = ends[e].won ? (leaves++, ends[e].won == 1) : penalised(&ends[e].st, t + 1);
+            if (v > best) best = v;
+        }
+        return best - z;
+    }
+    int e = pick == 3 ? (sc_u[t] < 0.5 ? 0 : 1) : pick == 2;
+    if (!(s->turn & 1)) e = 0; /* team A with one end */
+    if (ends[e].won) { leaves++; return (ends[e].won == 1) - z; }
+    return penalised(&ends[e].st, t + 1) - z;
+}
+
+/* The scale of the logistic estimate that fits medium-against-medium games best (log-loss, Newton's method): the
+ * evaluation before each throw against the game's result, `games` games from each start. */
+static double fit_scale(const int homes[SEATS], int games) {
+    int cap = 1 << 22, n = 0;
+    double *x = malloc(cap * sizeof(double));
+    uint8_t *y = malloc(cap);
+    for (int g = 0; g < games; g++) {
+        draw_scenario();
+        for (int turn = 0; turn < 2; turn++) {
+            State s = start_state(homes, turn);
+            int first = n, result = -1;
+            for (int t = 0; t < MAX_TURNS && result < 0; t++) {
+                if (n < cap) x[n++] = evaluate(&s, s.turn, 0);
+                End ends[2];
+                int pick, c = turn_ends(&s, sc_a[t], sc_b[t], ends, &pick);
+                (void)c;
+                int e = pick == 3 ? (sc_u[t] < 0.5 ? 0 : 1) : pick == 2;
+                if (ends[e].won) result = ends[e].won == 1;
+                else s = ends[e].st;
+            }
+            for (int i = first; i < n; i++) y[i] = (uint8_t)(result == 1);
+        }
+    }
+    double k = 0.5;
+    for (int it = 0; it < 50; it++) {
+        double grad = 0, hess = 1e-9;
+        for (int i = 0; i < n; i++) {
+            double q = 1.0 / (1.0 + exp(-k * x[i]));
+            grad += (q - y[i]) * x[i];
+            hess += q * (1 - q) * x[i] * x[i];
+        }
+        k -= grad / hess;
+        if (fabs(grad / hess) < 1e-9) break;
+    }
+    free(x);
+    free(y);
+    return k;
+}
+
+static int dual(const int homes[SEATS], long scenarios, uint64_t seed) {
+    clock_t cpu0 = clock();
+    double sum[2] = {0, 0}, sq[2] = {0, 0}, pair_sq = 0;
+    uint64_t most = 0;
+    rng_state = seed;
+    for (long k = 0; k < scenarios; k++) {
+        draw_scenario();
+        double v[2];
+        for (int turn = 0; turn < 2; turn++) {
+            State s0 = start_state(homes, turn);
+            leaves = 0;
+            v[turn] = penalised(&s0, 0);
+            if (leaves > most) most = leaves;
+            sum[turn] += v[turn];
+            sq[turn] += v[turn] * v[turn];
+        }
+        pair_sq += (v[0] + v[1]) * (v[0] + v[1]) / 4;
+    }
+    double n = (double)scenarios, mean = (sum[0] + sum[1]) / (2 * n);
+    double se = sqrt(fmax(0, pair_sq / n - mean * mean) / (n - 1));
+    printf("scenarios %ld\n", scenarios);
+    printf("scale %.6f\n", solved ? 0.0 : scale);
+    printf("dual %.6f %.6f %.6f\n", sum[0] / n, sum[1] / n, mean);
+    printf("dual_se %.6f %.6f %.6f\n", sqrt(fmax(0, sq[0] / n - sum[0] * sum[0] / n / n) / (n - 1)),
+           sqrt(fmax(0, sq[1] / n - sum[1] * sum[1] / n / n) / (n - 1)), se);
+    printf("most_leaves %llu\n", (unsigned long long)most);
+    printf("dual_cpu_seconds %.1f\n", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
     return 0;
 }
 
@@ -629,7 +1025,8 @@ static int parse_homes(const char *text, int homes[SEATS]) {
 
 int main(int argc, char **argv) {
     int homes[SEATS] = {PIECES, PIECES, PIECES, PIECES};
-    if (argc < 3 || argc > 4 || (argc == 4 && !parse_homes(argv[3], homes))) goto usage;
+    if (argc < 3 || argc > 5 || (argc >= 4 && !parse_homes(argv[3], homes))) goto usage;
+    if (argc == 5) table_path = argv[4];
     L = atoi(argv[2]);
     if (L < 5 || L > MAXL || L % 2 == 0) {
         fprintf(stderr, "the road must be odd, 5 to %d cells\n", MAXL);
@@ -644,7 +1041,44 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "solve")) return solve(homes);
     if (!strcmp(argv[1], "turns")) return turns();
+    if (!strcmp(argv[1], "dual")) {
+        const char *n = getenv("SCENARIOS"), *seed = getenv("SEED"), *k = getenv("SCALE"), *ex = getenv("EXACT");
+        const char *lg = getenv("LEARN");
+        if (lg && atoi(lg)) {
+            rng_state = 0x1ea7;
+            learn(homes, atoi(lg));
+            if (ex && atoi(ex)) { /* compare with the exact values */
+                int rc = solve(homes);
+                if (rc) return rc;
+                double se = 0, sa = 0;
+                for (uint32_t q = 0; q < nstates; q++) {
+                    State st;
+                    decode(keys[q], &st);
+                    double d = learned_estimate(&st) - solved[q];
+                    se += d * d;
+                    sa += fabs(d);
+                }
+                printf("learned_error rms %.4f mean %.4f\n", sqrt(se / nstates), sa / nstates);
+                solved = NULL;
+            }
+        } else if (ex && atoi(ex)) {
+            const char *nz = getenv("NOISE");
+            noise = nz ? atof(nz) : 0;
+            int rc = solve(homes);
+            if (rc) return rc;
+        } else {
+            rng_state = 0x5eed;
+            scale = k ? atof(k) : fit_scale(homes, 2000);
+        }
+        return dual(homes, n ? atol(n) : 1000, seed ? strtoull(seed, NULL, 10) : 1);
+    }
+    if (!strcmp(argv[1], "hindsight")) {
+        const char *n = getenv("SCENARIOS"), *seed = getenv("SEED"), *limit = getenv("NODE_LIMIT");
+        return hindsight(homes, n ? atol(n) : 1000, seed ? strtoull(seed, NULL, 10) : 1,
+                         limit ? strtoull(limit, NULL, 10) : 100000000ULL);
+    }
 usage:
-    fprintf(stderr, "usage: exact_2v2 count ROAD [HOMES] | solve ROAD [HOMES] | turns ROAD  (HOMES: e.g. 5,5,5,5)\n");
+    fprintf(stderr, "usage: exact_2v2 count ROAD [HOMES] | solve ROAD [HOMES [TABLE]] | turns ROAD | dual ROAD HOMES"
+                    " | hindsight ROAD HOMES  (HOMES: e.g. 5,5,5,5)\n");
     return 2;
 }

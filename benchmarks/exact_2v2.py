@@ -29,20 +29,29 @@ nothing of this is part of the product.
 from __future__ import annotations
 
 import argparse
+import bisect
 import itertools
+import math
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from array import array
 from math import comb
+from multiprocessing import Pool
 from pathlib import Path
 
+import puluc.ai
 from puluc import Position, Rules, Throw
 from puluc.ai import choose_move, medium_moves
 from puluc.ai.search import turn_ends
+
+# No wall-clock cut-off: every search runs to its node budget whatever the machine's load (as in exact_1v1.py).
+puluc.ai.SAFETY_FACTOR = math.inf
 
 HERE = Path(__file__).resolve().parent
 PIECES = 5
@@ -186,6 +195,102 @@ def check(binary: Path, road: int, pieces: int, count: int, seed: int) -> tuple[
     return problems, seen
 
 
+# -- the solved values in Python: hard's exact score by games with the luck taken out ----------------------------
+
+
+def _placements() -> dict[int, int]:
+    """exact_2v2.c's rank of a seat's pieces (home, under each of the four tops), read as base-6 digits."""
+    ranks: dict[int, int] = {}
+    for x in range(6**5):
+        digits, y = [], x
+        for _ in range(5):
+            digits.append(y % 6)
+            y //= 6
+        if sum(digits) <= PIECES:
+            ranks[x] = len(ranks)
+    return ranks
+
+
+PLACEMENT = _placements()
+
+
+def state_key(pos: Position) -> int:
+    """exact_2v2.c's key of `pos` (which must throw): seats A1 <-> A2 and B1 <-> B2 swapped when A2 or B2 throws,
+    then the seat, each seat's stack and where each seat's pieces are, as mixed-radix digits (encode() there)."""
+    cell, direction = [-1] * SEATS, [0] * SEATS
+    below = [[0] * SEATS for _ in range(SEATS)]
+    for i, stack in enumerate(pos.raw_board):
+        if stack is not None:
+            cell[stack[1]], direction[stack[1]] = i, stack[0]
+            for seat in stack[2:]:
+                below[stack[1]][seat] += 1
+    home, turn = list(pos.raw_home), pos.turn_index
+    if turn >= 2:
+        cell = [cell[s ^ 2] for s in range(SEATS)]
+        direction = [direction[s ^ 2] for s in range(SEATS)]
+        below = [[below[s ^ 2][j ^ 2] for j in range(SEATS)] for s in range(SEATS)]
+        home = [home[s ^ 2] for s in range(SEATS)]
+        turn ^= 2
+    radix = 2 * pos.road_length + 1
+    key = turn
+    for t in range(SEATS):
+        key = key * radix + (0 if cell[t] < 0 else 1 + 2 * cell[t] + direction[t])
+    for j in range(SEATS):
+        x = home[j]
+        for t in range(SEATS):
+            x = x * 6 + below[t][j]
+        key = key * len(PLACEMENT) + PLACEMENT[x]
+    return key
+
+
+class Table:
+    """Team A's exact best-response chance against medium for every state exact_2v2.c solved (`solve ... TABLE`)."""
+
+    def __init__(self, path: Path) -> None:
+        data = path.read_bytes()
+        n = int.from_bytes(data[:4], "little")
+        self.keys = array("Q")
+        self.keys.frombytes(data[4 : 4 + 8 * n])
+        self.values = array("f")
+        self.values.frombytes(data[4 + 8 * n : 4 + 12 * n])
+
+    def value(self, pos: Position) -> float:
+        """Team A's chance from `pos` (must throw, or finished) when it plays its best from there on."""
+        if pos.is_over:
+            return 1.0 if pos.outcome().winner == "A" else 0.0  # type: ignore[union-attr]
+        key = state_key(pos)
+        i = bisect.bisect_left(self.keys, key)
+        if i == len(self.keys) or self.keys[i] != key:
+            raise KeyError(f"not a solved state: {pos.to_ppn()}")
+        return float(self.values[i])
+
+
+def luck_free_game(
+    table: Table, rules: Rules, homes: tuple[int, ...], level: str, index: int, budget_ms: float
+) -> float:
+    """Team A played by `level` against medium, A1 first in even games and B1 first in odd ones: the best
+    response's exact chance minus the exact loss of each of team A's turns (the best end's value minus the value
+    of the end it played). Its mean over games is the level's exact chance against medium (performance
+    difference: every other step of the game has mean zero), with far less spread than won and lost games."""
+    dice, minds = random.Random(1_000_003 * index), random.Random(7_000_003 * index)
+    pos = start(rules, homes, "AB"[index % 2])
+    adjusted = table.value(pos)
+    while not pos.is_over:
+        if pos.must_throw:
+            pos = pos.throw([Throw.roll(dice).value, Throw.roll(dice).value])
+            continue
+        seat = pos.turn_index
+        if seat & 1 == 0 and len(ends := turn_ends(pos)) > 1:
+            best = max(table.value(end) for end in ends)
+            while not pos.is_over and pos.pending and pos.turn_index == seat:
+                pos = pos.play(choose_move(pos, level, minds, budget_ms))
+            adjusted -= best - table.value(pos)
+            continue
+        while not pos.is_over and pos.pending and pos.turn_index == seat:
+            pos = pos.play(choose_move(pos, level if seat & 1 == 0 else "medium", minds, budget_ms))
+    return adjusted
+
+
 # -- the bound on the state count ----------------------------------------------------------------------------
 
 
@@ -229,16 +334,40 @@ def _cells(road: int, stacks: tuple[int, ...], tall: tuple[int, ...]) -> int:
 # -- driver ---------------------------------------------------------------------------------------------------
 
 
-def run_solver(binary: Path, command: str, road: int, homes: tuple[int, ...]) -> dict[str, list[float]]:
-    """exact_2v2.c's `count` or `solve` at a lower CPU priority: its printed numbers by name, with the wall time
-    and the largest memory of any process this one waited for (MB)."""
+def run_solver(
+    binary: Path, command: str, road: int, homes: tuple[int, ...], table: Path | None = None
+) -> dict[str, list[float]]:
+    """exact_2v2.c's `count` or `solve` (writing its table when given) at a lower CPU priority: its printed numbers
+    by name, with the wall time and the largest memory of any process this one waited for (MB)."""
     started = time.perf_counter()
     argv = ["nice", "-n", "10", str(binary), command, str(road), ",".join(map(str, homes))]
+    argv += [str(table)] if table is not None else []
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     values = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in out.splitlines()}
     values["wall_seconds"] = [time.perf_counter() - started]
     values["max_rss_mb"] = [resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024]
     return values
+
+
+def _game(task: tuple[str, int, tuple[int, ...], str, int, float]) -> float:
+    path, road, homes, level, index, budget_ms = task
+    if path not in _TABLES:
+        _TABLES[path] = Table(Path(path))
+    return luck_free_game(_TABLES[path], rules_for(road), homes, level, index, budget_ms)
+
+
+_TABLES: dict[str, Table] = {}
+
+
+def versus(table: Path, road: int, homes: tuple[int, ...], level: str, games: int, workers: int, budget: float) -> str:
+    """`level`'s exact chance against medium from `games` luck-free games (pairs: each start once), 95% interval."""
+    tasks = [(str(table), road, homes, level, i, budget) for i in range(games)]
+    with Pool(workers) as pool:
+        results = pool.map(_game, tasks, chunksize=4)
+    pairs = [(results[i] + results[i + 1]) / 2 for i in range(0, games - 1, 2)]
+    mean = statistics.fmean(pairs)
+    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs))
+    return f"{level} vs medium {mean:.2%} (95% interval {mean - half:.2%} to {mean + half:.2%}, {games} games)"
 
 
 def main() -> None:
@@ -250,6 +379,10 @@ def main() -> None:
     parser.add_argument("--count", action="store_true", help="count the positions reachable with any play and stop")
     parser.add_argument("--check", type=int, metavar="N", help="compare with puluc on N sampled turns and stop")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--versus", metavar="LEVEL", help="after solving: LEVEL's exact chance against medium")
+    parser.add_argument("--games", type=int, default=200, help="games for --versus (each start half of them)")
+    parser.add_argument("--budget-ms", type=float, default=300.0)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     name = f"traditional ants 2 v 2, {args.road} cells, {args.pieces} piece{'s' * (args.pieces > 1)} a seat"
     if args.bound:
@@ -268,7 +401,8 @@ def main() -> None:
         positions = int(run_solver(binary, "count", args.road, homes)["positions"][0])
         print(f"{name}: {positions:,} positions reachable with any play (A1 or B1 to throw)")
         return
-    v = run_solver(binary, "solve", args.road, homes)
+    table = args.work / f"ants-2v2-{args.road}-{args.pieces}.table" if args.versus else None
+    v = run_solver(binary, "solve", args.road, homes, table)
     states = int(v["states"][0])
     bound = state_bound(args.road, args.pieces)
     print(f"{name}: {states:,} states (A1 or B1 to throw; {states / bound:.1%} of the bound {bound:,})")
@@ -278,6 +412,8 @@ def main() -> None:
     first, second, mean = v["medium"]
     print(f"  medium vs medium:        first {first:.4%}, second {second:.4%}, paired mean {mean:.4%}")
     print(f"  {v['cpu_seconds'][0]:.0f} s cpu, {v['wall_seconds'][0]:.0f} s wall, {v['max_rss_mb'][0]:,.0f} MB")
+    if args.versus and table is not None:
+        print("  " + versus(table, args.road, homes, args.versus, args.games, args.workers, args.budget_ms))
 
 
 if __name__ == "__main__":
