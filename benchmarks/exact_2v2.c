@@ -1,10 +1,14 @@
 /* Exact best response to puluc.ai's medium in traditional ants 2 v 2 (ants route, stack capture, bell sticks, two
- * throws a turn, one active piece per seat), on a road of ROAD cells (odd, 5 to 41; the bot's 2 v 2 road is 19).
- * Built and driven by benchmarks/exact_2v2.py; a research tool run by hand, not part of the product.
+ * throws a turn, one active piece per seat), on a road of ROAD cells (odd, 5 to 41; the bot's 2 v 2 road is 19),
+ * and upper bounds for the games too large to solve. Built and driven by benchmarks/exact_2v2.py; a research tool
+ * run by hand, not part of the product.
  *
- *   exact_2v2 count ROAD [HOMES]      positions reachable with any play (a hash set: memory grows with the count)
- *   exact_2v2 solve ROAD [HOMES]      the best response's exact chance against medium, and medium's own
- *   exact_2v2 turns ROAD              reads states from stdin, prints every end of the turn and medium's (checks)
+ *   exact_2v2 count ROAD [HOMES]       positions reachable with any play (a hash set: memory grows with the count)
+ *   exact_2v2 solve ROAD [HOMES [TABLE]]  the best response's exact chance against medium, and medium's own;
+ *                                      TABLE: write every state's key and value (exact_2v2.py reads it)
+ *   exact_2v2 turns ROAD               reads states from stdin, prints every end of the turn and medium's (checks)
+ *   exact_2v2 hindsight ROAD HOMES N [SEED]           the bound of team A knowing every throw in advance
+ *   exact_2v2 dual ROAD HOMES N ESTIMATE [SEED]       the same with a penalty for that knowledge (see dual())
  *
  * HOMES ("5,5,5,5", seats A1,B1,A2,B2) starts the game with fewer pieces (the others dead): tiny cases for tests.
  *
@@ -1023,10 +1027,45 @@ static int parse_homes(const char *text, int homes[SEATS]) {
     return homes[0] + homes[2] > 0 && homes[1] + homes[3] > 0;
 }
 
+/* The penalty's estimate for `dual`: medium (a logistic curve of medium's evaluation), learned (the logistic model
+ * of learn()), learned:exact (the same, and its error against the solved values), exact (the solved values),
+ * exact:SIGMA (those plus a fixed normal noise of SIGMA a state: how good an estimate must be). */
+static int set_estimate(const char *how, const int homes[SEATS]) {
+    if (!strcmp(how, "medium")) {
+        rng_state = 0x5eed;
+        scale = fit_scale(homes, 2000);
+        return 0;
+    }
+    if (!strcmp(how, "learned") || !strcmp(how, "learned:exact")) {
+        rng_state = 0x1ea7;
+        learn(homes, 2000);
+        if (!strcmp(how, "learned")) return 0;
+        int rc = solve(homes);
+        if (rc) return rc;
+        double se = 0, sa = 0;
+        for (uint32_t q = 0; q < nstates; q++) {
+            State st;
+            decode(keys[q], &st);
+            double d = learned_estimate(&st) - solved[q];
+            se += d * d;
+            sa += fabs(d);
+        }
+        printf("learned_error %.4f %.4f\n", sqrt(se / nstates), sa / nstates); /* root mean square, mean */
+        solved = NULL;
+        return 0;
+    }
+    if (!strncmp(how, "exact", 5) && (!how[5] || how[5] == ':')) {
+        noise = how[5] ? atof(how + 6) : 0;
+        return solve(homes);
+    }
+    fprintf(stderr, "unknown estimate %s: medium, learned, learned:exact, exact or exact:SIGMA\n", how);
+    return 2;
+}
+
 int main(int argc, char **argv) {
     int homes[SEATS] = {PIECES, PIECES, PIECES, PIECES};
-    if (argc < 3 || argc > 5 || (argc >= 4 && !parse_homes(argv[3], homes))) goto usage;
-    if (argc == 5) table_path = argv[4];
+    if (argc < 3 || (argc >= 4 && !parse_homes(argv[3], homes))) goto usage;
+    const char *command = argv[1];
     L = atoi(argv[2]);
     if (L < 5 || L > MAXL || L % 2 == 0) {
         fprintf(stderr, "the road must be odd, 5 to %d cells\n", MAXL);
@@ -1034,51 +1073,26 @@ int main(int argc, char **argv) {
     }
     outcomes();
     placements();
-    if (!strcmp(argv[1], "count")) {
+    if (!strcmp(command, "count") && argc <= 4) {
         explore(homes, 1);
         printf("positions %u\n", nstates);
         return 0;
     }
-    if (!strcmp(argv[1], "solve")) return solve(homes);
-    if (!strcmp(argv[1], "turns")) return turns();
-    if (!strcmp(argv[1], "dual")) {
-        const char *n = getenv("SCENARIOS"), *seed = getenv("SEED"), *k = getenv("SCALE"), *ex = getenv("EXACT");
-        const char *lg = getenv("LEARN");
-        if (lg && atoi(lg)) {
-            rng_state = 0x1ea7;
-            learn(homes, atoi(lg));
-            if (ex && atoi(ex)) { /* compare with the exact values */
-                int rc = solve(homes);
-                if (rc) return rc;
-                double se = 0, sa = 0;
-                for (uint32_t q = 0; q < nstates; q++) {
-                    State st;
-                    decode(keys[q], &st);
-                    double d = learned_estimate(&st) - solved[q];
-                    se += d * d;
-                    sa += fabs(d);
-                }
-                printf("learned_error rms %.4f mean %.4f\n", sqrt(se / nstates), sa / nstates);
-                solved = NULL;
-            }
-        } else if (ex && atoi(ex)) {
-            const char *nz = getenv("NOISE");
-            noise = nz ? atof(nz) : 0;
-            int rc = solve(homes);
-            if (rc) return rc;
-        } else {
-            rng_state = 0x5eed;
-            scale = k ? atof(k) : fit_scale(homes, 2000);
-        }
-        return dual(homes, n ? atol(n) : 1000, seed ? strtoull(seed, NULL, 10) : 1);
+    if (!strcmp(command, "solve") && argc <= 5) {
+        table_path = argc == 5 ? argv[4] : NULL;
+        return solve(homes);
     }
-    if (!strcmp(argv[1], "hindsight")) {
-        const char *n = getenv("SCENARIOS"), *seed = getenv("SEED"), *limit = getenv("NODE_LIMIT");
-        return hindsight(homes, n ? atol(n) : 1000, seed ? strtoull(seed, NULL, 10) : 1,
-                         limit ? strtoull(limit, NULL, 10) : 100000000ULL);
+    if (!strcmp(command, "turns") && argc == 3) return turns();
+    if (!strcmp(command, "hindsight") && (argc == 5 || argc == 6))
+        return hindsight(homes, atol(argv[4]), argc == 6 ? strtoull(argv[5], NULL, 10) : 1, 100000000ULL);
+    if (!strcmp(command, "dual") && (argc == 6 || argc == 7)) {
+        int rc = set_estimate(argv[5], homes);
+        return rc ? rc : dual(homes, atol(argv[4]), argc == 7 ? strtoull(argv[6], NULL, 10) : 1);
     }
 usage:
-    fprintf(stderr, "usage: exact_2v2 count ROAD [HOMES] | solve ROAD [HOMES [TABLE]] | turns ROAD | dual ROAD HOMES"
-                    " | hindsight ROAD HOMES  (HOMES: e.g. 5,5,5,5)\n");
+    fprintf(stderr,
+            "usage: exact_2v2 count ROAD [HOMES] | solve ROAD [HOMES [TABLE]] | turns ROAD\n"
+            "       | hindsight ROAD HOMES SCENARIOS [SEED] | dual ROAD HOMES SCENARIOS ESTIMATE [SEED]\n"
+            "HOMES: pieces at home per seat A1,B1,A2,B2, e.g. 5,5,5,5 (the others dead)\n");
     return 2;
 }

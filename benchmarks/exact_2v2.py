@@ -1,4 +1,5 @@
-"""The most any team can score against medium in traditional ants 2 v 2: exact, where it can be computed. Run by hand.
+"""The most any team can score against medium in traditional ants 2 v 2: exact where it can be computed, bounded
+where it cannot. Run by hand; prints numbers.
 
 `python benchmarks/exact_2v2.py --road 19 --pieces 1` compiles benchmarks/exact_2v2.c with the machine's C compiler
 (cc), enumerates every state the game can reach when team A plays anything and team B plays puluc.ai's medium, and
@@ -9,21 +10,47 @@ own chance against medium (the mean is exactly 0.5: a check of the solver's symm
 
 Why this is the ceiling: with one active piece a seat has at most one move per throw value, so a turn of two
 throws ends in at most two ways (the order of the throws), and against medium's fixed choices the team's problem
-is a Markov decision process; its optimal value is the most that any players at all (hard, or perfect, or anything
-better) can score against two medium players.
+is a Markov decision process; its optimal value is the most that any players at all (hard, perfect, anything
+better) can score against two medium players. Only about one turn in eight offers two different ends at all
+(356 of 3,000 sampled turns of 19-cell games).
 
-`--pieces P` (1 to 5, default 5) starts every seat with P pieces at home and 5 - P dead (each seat credited with
-5 - P kills, so the score stays even): the same rules with fewer pieces, a position the engine accepts. The real
-game has 5 and is out of reach: `--bound` prints an exact count of a set of states that holds every reachable one
-(its invariants: one stack per seat at most; a lone piece anywhere but outbound on its own last cell; a stack with
-pieces under its top inbound with an enemy piece under it; at most P pieces a seat at home and on the road), about
-3.0e13 for 19 cells and 5 pieces, where the enumerated games with one piece a seat reach 99% of their bound.
-Measured (load 7 on 2 cores): 19 cells with 1 piece a seat, 3.8 million states, 1 minute; 9 cells with 2 pieces.
+`--pieces P` (1 to 5, default 5) starts every seat with P pieces at home and 5 - P dead (each team credited with
+the enemy's dead as kills, so the score stays even): the same rules with fewer pieces, a position the engine
+accepts. The real game has 5 and is out of reach: `--bound` prints an exact count of a set of states that holds
+every reachable one (its invariants: one stack per seat at most; a lone piece anywhere but outbound on its own last
+cell; a stack with pieces under its top inbound with an enemy piece under it; at most P pieces a seat at home and
+on the road): 30,003,856,587,320 (3.0e13) states for 19 cells and 5 pieces, about a petabyte to solve, where the
+solved games reach 67-99% of their bound; even 5 cells with 5 pieces passed 150 million reachable states.
+
+Measured (exact; best response against medium, team A first / second / mean; load 4-9 on 2 cores):
+
+| road, pieces a seat | states | best response vs medium | medium vs medium | cpu, memory |
+|---|---|---|---|---|
+| 5 cells, 1 | 16,922 | 30.43% / 71.00% / 50.71% | 29.73% / 70.27% | 0.1 s, 12 MB |
+| 9 cells, 1 | 181,147 | 51.88% / 51.31% / 51.60% | 50.17% / 49.83% | 2 s, 32 MB |
+| 19 cells, 1 | 3,816,267 | 51.30% / 51.02% / 51.16% | 50.13% / 49.87% | 78 s, 0.5 GB |
+| 5 cells, 2 | 1,274,370 | 40.25% / 62.97% / 51.61% | 38.67% / 61.33% | 15 s, 0.1 GB |
+| 7 cells, 2 | 6,458,348 | 44.86% / 59.04% / 51.95% | 42.88% / 57.12% | 97 s, 0.5 GB |
+| 9 cells, 2 | 19,985,027 | 50.72% / 53.59% / 52.16% | 48.45% / 51.55% | 369 s, 1.7 GB |
+The 1 v 1 game with all 5 pieces (benchmarks/exact_1v1.py, the same rules) gives 51.86% on 9 cells and 51.93% on
+19. So every version of traditional ants that can be solved caps the best possible team at 50.7-52.2% against
+medium: far from the goal of 60% (lower bound 57%), which no player can reach if the full game is like them.
+
+Bounds for the full game: `--hindsight N` lets team A know every throw of the game in advance (an upper bound:
+no player can do better on any sequence of throws): it wins 100% of 400 sampled games with all 5 pieces (86% with
+1 piece, whose exact value is 51.2%), so it says nothing. `--dual N --estimate E` charges team A for that
+knowledge (information relaxation duality, Brown, Smith and Sun 2010: any penalty of mean zero keeps the bound,
+and the exact values make it exact, which the tests check): with a logistic estimate learned from medium's games
+it gives 54.5% on 1 piece and 61.9% on 2 pieces (9 cells; exact 51.2% and 52.2%), and perturbing the exact values
+by a noise of 0.02 a state costs 0.3 points, by 0.05 about 3: with all 5 pieces a game has enough choices (up to
+600,000 hindsight lines a game) that no estimate we have comes close to a bound below 57%.
 
 `--count` counts the positions reachable with any play of both teams, `--check N` compares the C move generator
 and its port of medium with puluc on N positions from games on this road (every end of a turn, and medium's
-chance of each). Files go to --work (default: a folder in the system's temporary directory). Needs a C compiler;
-nothing of this is part of the product.
+chance of each), `--versus LEVEL --games N` plays LEVEL as team A against medium with the luck taken out (the
+best response's exact value minus the exact loss of each of its turns): its exact chance against medium. Files go
+to --work (default: a folder in the system's temporary directory). Needs a C compiler; nothing of this is part of
+the product.
 """
 
 from __future__ import annotations
@@ -335,13 +362,20 @@ def _cells(road: int, stacks: tuple[int, ...], tall: tuple[int, ...]) -> int:
 
 
 def run_solver(
-    binary: Path, command: str, road: int, homes: tuple[int, ...], table: Path | None = None
+    binary: Path,
+    command: str,
+    road: int,
+    homes: tuple[int, ...],
+    table: Path | None = None,
+    extra: list[str] | None = None,
 ) -> dict[str, list[float]]:
-    """exact_2v2.c's `count` or `solve` (writing its table when given) at a lower CPU priority: its printed numbers
-    by name, with the wall time and the largest memory of any process this one waited for (MB)."""
+    """exact_2v2.c's `count`, `solve` (writing its table when given), `hindsight` or `dual` (with `extra` arguments)
+    at a lower CPU priority: its printed numbers by name, with the wall time and the largest memory of any process
+    this one waited for (MB)."""
     started = time.perf_counter()
     argv = ["nice", "-n", "10", str(binary), command, str(road), ",".join(map(str, homes))]
     argv += [str(table)] if table is not None else []
+    argv += extra or []
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     values = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in out.splitlines()}
     values["wall_seconds"] = [time.perf_counter() - started]
@@ -379,6 +413,9 @@ def main() -> None:
     parser.add_argument("--count", action="store_true", help="count the positions reachable with any play and stop")
     parser.add_argument("--check", type=int, metavar="N", help="compare with puluc on N sampled turns and stop")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hindsight", type=int, metavar="N", help="the hindsight bound over N scenarios and stop")
+    parser.add_argument("--dual", type=int, metavar="N", help="the penalised hindsight bound over N scenarios, stop")
+    parser.add_argument("--estimate", default="learned", help="--dual's penalty: medium, learned, exact[:SIGMA]")
     parser.add_argument("--versus", metavar="LEVEL", help="after solving: LEVEL's exact chance against medium")
     parser.add_argument("--games", type=int, default=200, help="games for --versus (each start half of them)")
     parser.add_argument("--budget-ms", type=float, default=300.0)
@@ -397,6 +434,20 @@ def main() -> None:
             print("  " + problem)
         return
     homes = (args.pieces,) * SEATS
+    if args.hindsight or args.dual:
+        bound = "hindsight" if args.hindsight else "dual"
+        command = [bound, str(args.hindsight or args.dual)] + ([args.estimate] if args.dual else [])
+        v = run_solver(binary, command[0], args.road, homes, None, [*command[1:], str(args.seed)])
+        first, second, mean = v[bound]
+        spread = f" (standard error {v['dual_se'][2]:.2%})" if args.dual else ""
+        what = "with hindsight" if args.hindsight else f"with hindsight, penalised by the {args.estimate} estimate"
+        print(f"{name}: team A's best {what}, over {int(v['scenarios'][0])} scenarios:")
+        print(f"  first {first:.2%}, second {second:.2%}, mean {mean:.2%}{spread}: an upper bound on the best response")
+        if "learned_error" in v:
+            print(f"  (the learned estimate's root mean square error against the exact: {v['learned_error'][0]:.3f})")
+        if "best_response" in v:
+            print(f"  (the best response itself: {v['best_response'][2]:.4%})")
+        return
     if args.count:
         positions = int(run_solver(binary, "count", args.road, homes)["positions"][0])
         print(f"{name}: {positions:,} positions reachable with any play (A1 or B1 to throw)")

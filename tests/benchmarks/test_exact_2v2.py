@@ -142,3 +142,14 @@ def test_every_reachable_state_satisfies_the_invariants_the_bound_counts(solver:
     for road, homes in ((5, (1, 1, 1, 1)), (7, (1, 1, 1, 1))):
         reachable = exact.run_solver(solver, "count", road, homes)["positions"][0]
         assert reachable <= exact.state_bound(road, homes[0])
+
+
+def test_hindsight_bounds_the_best_response_and_the_exact_penalty_makes_it_exact(solver: Path) -> None:
+    homes = (1, 1, 1, 1)
+    best = exact.run_solver(solver, "solve", 5, homes)["best_response"]
+    hindsight = exact.run_solver(solver, "hindsight", 5, homes, None, ["200", "3"])["hindsight"]
+    assert hindsight[2] > best[2] + 0.1  # knowing the throws in advance is worth a lot
+    # With the exact values as the penalty every scenario's penalised best is the exact value: no spread at all.
+    dual = exact.run_solver(solver, "dual", 5, homes, None, ["50", "exact", "3"])
+    assert dual["dual"] == pytest.approx(best, abs=1e-6)
+    assert dual["dual_se"] == pytest.approx([0.0, 0.0, 0.0], abs=1e-6)
