@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -96,24 +95,32 @@ def _expectimax(road: int, homes: tuple[int, ...]) -> tuple[float, float, float,
             chances = [medium[key][1] if key in medium else 0.0 for key in ends]
             row.append((p, [ref(end) for end in ends.values()], chances))
         rows.append(row)
+    # Each row folded once: the chance-weighted sum over its states (medium's, and team B's turns under br)
+    # and, on team A's turns, the throws whose best end br takes.
+    linear: list[tuple[float, list[tuple[int, float]]]] = []
+    choices: list[list[tuple[float, list[int]]]] = []
+    for row in rows:
+        constant, weights = 0.0, dict[int, float]()
+        for p, ends, chances in row:
+            for end, c in zip(ends, chances, strict=True):
+                if end == -1:
+                    constant += p * c
+                elif end >= 0:
+                    weights[end] = weights.get(end, 0.0) + p * c
+        linear.append((constant, list(weights.items())))
+        choices.append([(p, ends) for p, ends, _ in row])
     br = [0.0] * len(states)
     med = [0.0] * len(states)
-
-    def at(values: list[float]) -> Callable[[int], float]:
-        return lambda x: 1.0 if x == -1 else 0.0 if x == -2 else values[x]
-
+    value = {-1: 1.0, -2: 0.0}
     delta = 1.0
     while delta > 1e-13:
         delta = 0.0
-        for q, row in enumerate(rows):
-            team_a = states[q].turn_index & 1 == 0
-            vb = vm = 0.0
-            for p, ends, chances in row:
-                if team_a:
-                    vb += p * max(map(at(br), ends))
-                else:
-                    vb += p * sum(c * at(br)(e) for e, c in zip(ends, chances, strict=True))
-                vm += p * sum(c * at(med)(e) for e, c in zip(ends, chances, strict=True))
+        for q, (constant, terms) in enumerate(linear):
+            vm = constant + sum(w * med[x] for x, w in terms)
+            if states[q].turn_index & 1 == 0:
+                vb = sum(p * max(value[x] if x < 0 else br[x] for x in ends) for p, ends in choices[q])
+            else:
+                vb = constant + sum(w * br[x] for x, w in terms)
             delta = max(delta, abs(vb - br[q]) + abs(vm - med[q]))
             br[q], med[q] = vb, vm
     return br[0], br[1], med[0], med[1]
