@@ -142,8 +142,8 @@ EAGLE_WIN_WEIGHTS = (
 #: took a lone piece before a tower holding their own): learned by self-play as the team weights, three rounds of
 #: 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant culin --rounds 3`. Held-out
 #: log-loss 0.574 with the Bell weights, 0.564 after three rounds. Hard against medium (benchmarks/ai.py,
-#: paired games): culin 59.6% of 1,000 (56.7-62.5; with the Bell weights 50.7% of 700), culin+fire 65.4% of 400
-#: (61.2-69.6; Bell weights and no culin progress: 60.6%, 55.8-65.4, same seeds).
+#: paired games): culin 56.0% of 1,000 (53.2-58.8; with the Bell weights and no walk-back progress 50.7% of 700),
+#: culin+fire 63.7% of 400 (59.4-68.1; before 60.6%, 55.8-65.4, on the same seeds).
 CULIN_WIN_WEIGHTS = (
     0.674,
     0.055,
