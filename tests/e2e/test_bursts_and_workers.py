@@ -89,6 +89,10 @@ async def test_a_burst_of_moves_is_shown_in_at_most_two_edits_ending_on_the_newe
     assert text, "the narration of the coalesced moves is on the message"
 
 
+# The click settles only once a new pool has started (a fork server, two workers, their warm-up) and drawn the
+# board again: seconds on a busy machine, beyond SimCord's default 5 s settle window (it failed so in CI at
+# load 6). The window stays below the 15 s at which a game not shown is shown again, a timer SimCord would wait for.
+@pytest.mark.simcord(settle_timeout=10)
 async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_board(
     world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
