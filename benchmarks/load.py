@@ -39,8 +39,11 @@ advantage chart from its last move. Counted: interactions, boards uploaded (per 
 drawing), games started and finished, acknowledgements later than 3 s (unanswered ones included), stalls
 (an effect not visible within --stall s), ERROR log records and exceptions SimCord captured. Percentiles are
 benchmarks/percentiles.py's. Memory: peak RSS of each bot process plus the processes below it (workers),
-sampled from /proc (benchmarks/load_probes.py). The machine's load average is printed with the figures; read
-them with it. This script must never tune the bot: it uses the bot's code and settings as they are.
+sampled from /proc (benchmarks/load_probes.py). CPU: the time each bot process (SimCord included) and its
+workers spent during the load, per board drawn, and for one process what that CPU allows on idle cores with one
+worker and with two (load_probes.board_rate_bound: why (b)'s ratio is bounded on 2 cores). The machine's load
+average is printed with the figures; read them with it. This script must never tune the bot: it uses the
+bot's code and settings as they are.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ from load_players import (
     uploads,
     wall_clock,
 )
-from load_probes import ErrorLog, FirstResponses, MemorySampler, machine_load
+from load_probes import CpuMeter, ErrorLog, FirstResponses, MemorySampler, board_rate_bound, machine_load
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.config import Settings, load_settings
@@ -250,13 +253,16 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                     raise SystemExit("the parent process went away before the load started")
             answers = FirstResponses()
             load_before = machine_load()
+            cpu = CpuMeter()
             with answers.installed(), wall_clock(env):
+                cpu.start()
                 started = time.perf_counter()
                 until = started + seconds
                 slot = open_within / games
                 await asyncio.gather(*(play(table, record, answers, started + index * slot, until, think, stall,
                                             clicks) for index, table in enumerate(tables)))
                 ended = time.perf_counter()
+                used = cpu.stop()
                 # The bot's own shutdown (as on SIGTERM): what is in flight finishes, the timers stop, the
                 # database closes.
                 hung = await handlers_done(HANDLERS_GRACE_S)
@@ -276,6 +282,7 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
         "record": asdict(record),
         "errors": errors.records + captured + hung,
         "memory": asdict(memory.peaks),
+        "cpu_s": asdict(used),
         "load_before": load_before,
         "load_after": load_after,
         "workers": getattr(settings, "workers", None),
@@ -417,11 +424,40 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "stalled_by_process": [part["record"]["stalled"] for part in parts],
         "charts_missing": pooled["charts_missing"],
         "peak_rss_mb": [{key: round(value, 1) for key, value in part["memory"].items()} for part in parts],
+        "cpu_ms_per_board": [cpu_per_board(part) for part in parts],
+        "cores": len(os.sched_getaffinity(0)),
         "load_average": {"before": parts[0]["load_before"], "after": parts[0]["load_after"]},
         # Every stall is one problem (an unanswered interaction stalls too), so each failure counts once.
         "errors": len(errors) + len(problems),
         "error_detail": detail[:20],
     }
+
+
+def cpu_per_board(part: dict[str, Any]) -> dict[str, float | None]:
+    """The CPU milliseconds one bot process (SimCord included) and its workers spent per board drawn during the
+    load (None when no board was drawn)."""
+    boards = part["boards_uploaded"]
+    if not boards:
+        return {"process": None, "workers": None}
+    return {"process": round(1000 * part["cpu_s"]["process_s"] / boards, 2),
+            "workers": round(1000 * part["cpu_s"]["workers_s"] / boards, 2)}
+
+
+def cpu_lines(result: dict[str, Any]) -> list[str]:
+    """Where each board's CPU went, and, for one process with workers, what that CPU allows on idle cores."""
+    lines = []
+    for index, cost in enumerate(result["cpu_ms_per_board"]):
+        if cost["process"] is None or cost["workers"] is None:
+            continue
+        lines.append(f"CPU per board, process {index}  {cost['process']:.2f} ms the process with SimCord, "
+                     f"{cost['workers']:.2f} ms its workers")
+    costs = result["cpu_ms_per_board"]
+    if len(costs) == 1 and costs[0]["process"] and costs[0]["workers"]:
+        main_ms, worker_ms, cores = costs[0]["process"], costs[0]["workers"], result["cores"]
+        one, two = (board_rate_bound(cores, k, main_ms, worker_ms) for k in (1, 2))
+        lines.append(f"  on {cores} idle cores that CPU allows at most {one:.0f} boards/s with WORKERS=1 and {two:.0f} "
+                     f"with WORKERS=2 ({two / one:.2f}x; 1.8x needs the process <= {worker_ms / 9:.2f} ms a board)")
+    return lines
 
 
 def verdict(ok: bool) -> str:
@@ -468,6 +504,7 @@ def report(result: dict[str, Any]) -> str:
     for index, peaks in enumerate(result["peak_rss_mb"]):
         lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "
                      f"SimCord, {peaks['workers_mb']} MB in up to {peaks['workers_seen']} processes below it)")
+    lines += cpu_lines(result)
     lines.append(f"errors                {result['errors']}")
     first, board = result["first_response_ms"], result["board_visible_ms"]
     rss = max(peaks["total_mb"] for peaks in result["peak_rss_mb"])

@@ -1,5 +1,6 @@
-"""What the load benchmark reads besides Discord's side: memory from /proc, the bot's ERROR log, the first
-answer to each interaction, and the machine's load. Used by benchmarks/load.py; never imported by the bot.
+"""What the load benchmark reads besides Discord's side: memory and CPU time from /proc, the bot's ERROR log,
+the first answer to each interaction, and the machine's load. Used by benchmarks/load.py and workers.py; never
+imported by the bot.
 
 Memory is the resident set (VmRSS) of this process plus that of every process below it (a worker pool's
 processes and their helpers), read from /proc a few times a second by a thread, so the event loop being
@@ -42,6 +43,55 @@ def rss_kib(pid: int) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid` so far, or 0.0 when it has just exited."""
+    try:
+        stat = PROC.joinpath(str(pid), "stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2:].split()  # fields from the third (state) on: utime is the 14th
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def board_rate_bound(cores: int, workers: int, main_ms: float, worker_ms: float) -> float:
+    """The most boards per second `workers` worker processes can draw on `cores` idle cores when each board
+    costs the bot's process `main_ms` and a worker `worker_ms` of CPU: no worker draws faster than one core,
+    the bot's process hands out boards no faster than one core, and all of them share the cores.
+
+    With 2 cores and main_ms < worker_ms, WORKERS=2 / WORKERS=1 is therefore at most
+    2 * worker_ms / (worker_ms + main_ms): 1.8x needs main_ms <= worker_ms / 9."""
+    return 1000 / max(worker_ms / workers, main_ms, (worker_ms + main_ms) / cores)
+
+
+@dataclass
+class CpuUse:
+    """CPU seconds spent between two readings by one process and by the processes below it."""
+
+    process_s: float
+    workers_s: float
+
+
+class CpuMeter:
+    """CPU time of this process and of every process below it (its workers) from `start()` to `stop()`.
+
+    A worker that exits in between (killed, replaced) takes its time with it; the ones alive at the end
+    are counted from `start()`, or from zero if they started later."""
+
+    def __init__(self) -> None:
+        self._before: dict[int, float] = {}
+        self._process_before = 0.0
+
+    def start(self) -> None:
+        me = os.getpid()
+        self._process_before = cpu_seconds(me)
+        self._before = {pid: cpu_seconds(pid) for pid in descendants(me)}
+
+    def stop(self) -> CpuUse:
+        me = os.getpid()
+        below = sum(cpu_seconds(pid) - self._before.get(pid, 0.0) for pid in descendants(me))
+        return CpuUse(process_s=cpu_seconds(me) - self._process_before, workers_s=max(below, 0.0))
 
 
 def descendants(root: int) -> list[int]:

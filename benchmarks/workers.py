@@ -22,6 +22,7 @@ import random
 import time
 from functools import partial
 
+from load_probes import board_rate_bound, cpu_seconds
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.app import WORKER_PRELOAD
@@ -59,13 +60,6 @@ async def game_states(games: int) -> list[GameState]:
     return found
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of process `pid` so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def measure(workers: int, states: list[GameState], bar_ms: float) -> tuple[float, float, float]:
     """Boards per second, and the CPU milliseconds per board of this process and of the workers."""
     pool = ComputePool(workers, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
@@ -95,13 +89,6 @@ async def measure(workers: int, states: list[GameState], bar_ms: float) -> tuple
     return rate, main_ms, workers_ms
 
 
-def bound(cores: int, workers: int, main_ms: float, worker_ms: float) -> float:
-    """The most boards per second `workers` workers can draw on `cores` cores when each board costs this process
-    `main_ms` and a worker `worker_ms` of CPU: no worker draws faster than one core, this process sends no
-    faster than one core, and all of them share the cores."""
-    return 1000 / max(worker_ms / workers, main_ms, (worker_ms + main_ms) / cores)
-
-
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2])
@@ -125,7 +112,7 @@ async def main() -> None:
     if 1 in found:
         # The CPU per board measured with one worker (the least disturbed by a second one), on an idle machine.
         _rate, main_ms, worker_ms = found[1]
-        one, two = bound(cores, 1, main_ms, worker_ms), bound(cores, 2, main_ms, worker_ms)
+        one, two = board_rate_bound(cores, 1, main_ms, worker_ms), board_rate_bound(cores, 2, main_ms, worker_ms)
         print(f"bound from the CPU per board on {cores} idle cores: WORKERS=1 {one:.0f} boards/s, WORKERS=2 "
               f"{two:.0f} boards/s = {two / one:.2f}x (this process's share of a board's CPU: "
               f"{100 * main_ms / (main_ms + worker_ms):.0f}%)")

@@ -39,3 +39,6 @@ def test_load_benchmark_smoke_run_answers_every_click() -> None:
     assert result["games_started"] == GAMES
     assert result["boards_uploaded"] >= result["board_visible_ms"]["count"]
     assert [peaks["total_mb"] > 0 for peaks in result["peak_rss_mb"]] == [True]
+    # The bot process spent CPU on the boards (SimCord included); workers, if any, no less than nothing.
+    [cost] = result["cpu_ms_per_board"]
+    assert cost["process"] > 0 and cost["workers"] >= 0
