@@ -16,7 +16,7 @@ from bot.cogs.base import PulucCog
 from bot.services import compute_of
 from bot.sessions import DEFAULT_VARIANT
 from bot.ui import messages
-from bot.ui.boards import render_legend_png, render_rules_example
+from bot.ui.boards import board_texts, rules_example
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -27,6 +27,7 @@ from bot.ui.i18n import (
     rules_page,
     t,
 )
+from bot.ui.pictures import draw_legend, draw_position
 
 
 class Info(PulucCog):
@@ -41,7 +42,7 @@ class Info(PulucCog):
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
         example = variant or DEFAULT_VARIANT
-        picture = await compute_of(self.bot).run(render_rules_example, example, lang)
+        picture = await compute_of(self.bot).run(draw_position, rules_example(example), board_texts(lang))
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = messages.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
@@ -52,7 +53,7 @@ class Info(PulucCog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_for(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        legend = await compute_of(self.bot).run(render_legend_png, lang)
+        legend = await compute_of(self.bot).run(draw_legend, board_texts(lang))
         await interaction.followup.send(
             embeds=messages.help_embeds(lang),
             file=discord.File(io.BytesIO(legend), filename=messages.LEGEND_FILE),

@@ -24,7 +24,7 @@ from bot.sessions.replay import read_game
 from bot.storage.errors import GameNotFound, PlayerInOpenGame
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
-from bot.ui.boards import render_rating_chart
+from bot.ui.boards import board_texts
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -43,6 +43,7 @@ from bot.ui.ladder_embeds import (
     privacy_embed,
     profile_embed,
 )
+from bot.ui.pictures import draw_rating_chart
 from bot.ui.replays import replay_of
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, report_error
 from bot.ui.season_embeds import season_embed
@@ -167,7 +168,7 @@ class Ladders(PulucCog):
             await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
         await grace.now()  # the chart is drawn next
-        png = await compute_of(self.bot).run(render_rating_chart, chart_series(points), CHART_THEME, lang)
+        png = await compute_of(self.bot).run(draw_rating_chart, chart_series(points), CHART_THEME, board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),

@@ -5,8 +5,9 @@ the reader's language, so the game message, `/puluc board`, `puluc-bot --demo` a
 boards the same way. Every word on an image comes from the `[board]` table of the catalogues. The game
 message's board and chart, drawn for every move, are drawn by `bot.ui.pictures` in the compute workers from
 the small requests made here (`board_request`, `chart_request`), so that the workers never load this module's
-imports (the catalogues, the sessions, discord.py). The other pictures are rarer: pure functions of picklable
-data that the cogs hand to the bot's pool by reference (`bot.compute`), so they must stay module-level. Nothing
+imports (the catalogues, the sessions, discord.py). The rarer pictures (a replay, the legend, a rules example,
+a rating chart) are drawn there too, by `bot.ui.pictures`' functions with the words chosen here
+(`board_texts`); the `render_*` functions below draw the same in this process (the demo, the tests). Nothing
 here talks to Discord or storage.
 """
 
@@ -24,6 +25,10 @@ from bot.ui.pictures import (
     ChartRequest,
     draw_board,
     draw_chart,
+    draw_legend,
+    draw_position,
+    draw_rating_chart,
+    draw_replay,
     sample_evenly,
     turn_starts,
 )
@@ -153,26 +158,21 @@ def render_advantage(
 
 
 def render_rating_chart(series: list[tuple[object, float]], theme: str, lang: str = DEFAULT_LANGUAGE) -> bytes:
-    """A player's rating history, titled and with named axes in `lang`."""
-    from renderer import render_chart
-
-    return render_chart(series, kind="rating", theme=theme, texts=board_texts(lang))
+    """A player's rating history, titled and with named axes in `lang` (in this process: the cogs hand
+    `bot.ui.pictures.draw_rating_chart` to the workers with `board_texts(lang)`)."""
+    return draw_rating_chart(series, theme, board_texts(lang))
 
 
 def render_game_replay(
     record: GameRecord, theme: str = "dark", lang: str = DEFAULT_LANGUAGE, names: Mapping[str, str] | None = None
 ) -> bytes:
     """The replay GIF of a game, captioned in `lang`, with the players' names when known."""
-    from renderer import render_replay
-
-    return render_replay(record, theme=theme, names=names, texts=board_texts(lang))
+    return draw_replay(record, theme, names, board_texts(lang))[0]
 
 
 def render_legend_png(lang: str) -> bytes:
     """The "reading the board" picture: an example board with numbered callouts and the key to its signs."""
-    from renderer import render_legend
-
-    return render_legend(texts=board_texts(lang))
+    return draw_legend(board_texts(lang))
 
 
 # -- /puluc rules: a mid-game board for each variant that shows what is special about it ----------------
@@ -205,6 +205,5 @@ def rules_example(variant: str) -> Position:
 
 
 def render_rules_example(variant: str, lang: str) -> bytes:
-    from renderer import render_board
-
-    return render_board(rules_example(variant), texts=board_texts(lang))
+    """The rules page's example board of `variant` (the workers draw it with `bot.ui.pictures.draw_position`)."""
+    return draw_position(rules_example(variant), board_texts(lang))

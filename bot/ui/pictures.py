@@ -151,3 +151,39 @@ def draw_chart(request: ChartRequest) -> bytes | None:
         for number, position in sample_evenly(starts, request.max_points)
     ]
     return render_chart(series, kind="advantage", texts=request.texts)
+
+
+# -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------
+# Each takes the renderer's words already in the reader's language (`bot.ui.boards.board_texts`), so that a
+# worker drawing one loads nothing more than for a board.
+
+
+def draw_replay(
+    record: GameRecord, theme: str, names: Mapping[str, str] | None, texts: Mapping[str, str]
+) -> tuple[bytes, str]:
+    """A finished game's replay GIF, captioned with `texts` and the players' `names` (None: the seats'), and the
+    game's record as JSON (the two files of `/puluc replay`)."""
+    from renderer import render_replay
+
+    return render_replay(record, theme=theme, names=names, texts=texts), record.to_json(indent=2)
+
+
+def draw_legend(texts: Mapping[str, str]) -> bytes:
+    """The "reading the board" picture: an example board with numbered callouts and the key to its signs."""
+    from renderer import render_legend
+
+    return render_legend(texts=texts)
+
+
+def draw_position(position: Position, texts: Mapping[str, str]) -> bytes:
+    """A position's board with its last move marked and no names (the rules pages' examples)."""
+    from renderer import render_board
+
+    return render_board(position, texts=texts)
+
+
+def draw_rating_chart(series: list[tuple[object, float]], theme: str, texts: Mapping[str, str]) -> bytes:
+    """A player's rating history, titled and with named axes in the words of `texts`."""
+    from renderer import render_chart
+
+    return render_chart(series, kind="rating", theme=theme, texts=texts)

@@ -14,9 +14,10 @@ import discord
 
 from bot.compute import ComputePool
 from bot.sessions import GameState
-from bot.ui.boards import render_game_replay, seat_names
+from bot.ui.boards import board_texts, seat_names
 from bot.ui.i18n import t
 from bot.ui.ladder_embeds import variant_label
+from bot.ui.pictures import draw_replay
 
 REPLAY_THEME = "dark"
 
@@ -29,16 +30,14 @@ class Replay:
     files: list[discord.File]
 
 
-def _render(state: GameState, lang: str) -> tuple[bytes, str]:
-    record = state.game_record()
-    # The names are the stored ones: a player who asked to be forgotten is already a former player there.
-    return render_game_replay(record, REPLAY_THEME, lang, seat_names(state, lang)), record.to_json(indent=2)
-
-
 async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool) -> Replay:
     """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
     (`interaction.filesize_limit`), drawn in `compute`'s workers."""
-    gif, record_json = await compute.run(_render, state, lang)
+    # The names are the stored ones: a player who asked to be forgotten is already a former player there. The
+    # worker gets the record and the words, not the session's state: it loads nothing of the bot but pictures.
+    gif, record_json = await compute.run(
+        draw_replay, state.game_record(), REPLAY_THEME, seat_names(state, lang), board_texts(lang)
+    )
     game_id = state.game_id
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
     key = "ladder.replay.done"

@@ -190,8 +190,9 @@ async def main() -> None:
     from functools import partial
     from bot.app import WORKER_PRELOAD
     from bot.compute import ComputePool
-    from bot.ui.boards import board_request, chart_request
-    from bot.ui.pictures import draw_board, draw_chart, warm_up
+    from bot.ui.boards import board_request, board_texts, chart_request, rules_example
+    from bot.ui.pictures import draw_board, draw_chart, draw_legend, draw_position, draw_rating_chart, warm_up
+    from bot.ui.replays import replay_of
     from puluc.ai import choose_move
     from tests.helpers import finished_bell_game
 
@@ -205,6 +206,16 @@ async def main() -> None:
         pool.run(draw_chart, chart_request(state, 2.0, 20, "en")),
         *(pool.run(choose_move, position, "hard", None, 20) for position in moving),
     )
+    # The rarer pictures, each job on every worker, as /puluc replay, help, rules and profile hand them over.
+    for _ in range(2):
+        replay = await replay_of(state, "fr", 25 * 2**20, pool)
+        assert [f.filename.rsplit(".", 1)[1] for f in replay.files] == ["gif", "json"]
+        await asyncio.gather(
+            *(pool.run(draw_legend, board_texts(lang)) for lang in ("en", "uk")),
+            *(pool.run(draw_position, rules_example(v), board_texts("it")) for v in ("bell", "culin")),
+            *(pool.run(draw_rating_chart, [(1, 25.0), (2, 26.5), (3, 24.0)], "dark", board_texts("en"))
+              for _ in range(2)),
+        )
     seen = dict(await asyncio.gather(*(pool.run(modules, 0.2) for _ in range(6))))
     print(json.dumps({"workers": pool.pids(), "modules": seen}), flush=True)
     await pool.close()
@@ -214,10 +225,11 @@ if __name__ == "__main__":
 """
 
 
-def test_workers_drawing_boards_and_charts_and_moving_load_no_discord_nor_sessions(tmp_path: Path) -> None:
-    """The game message's pictures and the AI cost each worker only the engine, the AI and the renderer: what
-    the bot's process alone needs (discord.py, the catalogues, the sessions, storage) would weigh on every
-    worker's memory, and so would the modules of the program that started the pool."""
+def test_workers_drawing_every_picture_and_moving_load_no_discord_nor_sessions(tmp_path: Path) -> None:
+    """The game message's pictures, replays, the legend, rules examples, rating charts and the AI cost each
+    worker only the engine, the AI and the renderer: what the bot's process alone needs (discord.py, the
+    catalogues, the sessions, storage) would weigh on every worker's memory, and so would the modules of the
+    program that started the pool."""
     (tmp_path / "lean_probe.py").write_text(LEAN_PROBE)
     script = tmp_path / "lean_child.py"
     script.write_text(LEAN_CHILD)
