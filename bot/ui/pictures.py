@@ -1,5 +1,5 @@
-"""What the compute workers draw for a game message: the board with its "who is ahead" bar, and a finished
-game's advantage chart.
+"""What the compute workers draw: for a game message the board with its "who is ahead" bar and a finished
+game's advantage chart; and the rarer pictures, a replay, the legend, a rules example and a rating chart.
 
 These functions run in every worker process of the bot (`bot.compute`), so this module imports the engine, the
 AI, the renderer and the seeds, and nothing else of the bot: no discord.py, no sessions, no storage, no
