@@ -45,14 +45,22 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of process `pid` so far, or 0.0 when it has just exited."""
+def stat_fields(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat from the third (the state) on, or None when the process has just exited.
+    The command name (field 2) may hold spaces and parentheses: the other fields follow its last ')'."""
     try:
         stat = PROC.joinpath(str(pid), "stat").read_text()
     except OSError:
+        return None
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid` so far, or 0.0 when it has just exited."""
+    fields = stat_fields(pid)
+    if fields is None:
         return 0.0
-    fields = stat[stat.rindex(")") + 2:].split()  # fields from the third (state) on: utime is the 14th
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15
 
 
 def board_rate_bound(cores: int, workers: int, main_ms: float, worker_ms: float) -> float:
@@ -98,15 +106,9 @@ def descendants(root: int) -> list[int]:
     """Every process below `root` (children, their children, ...), from each process's parent in /proc."""
     children: dict[int, list[int]] = {}
     for entry in PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = entry.joinpath("stat").read_text()
-        except OSError:
-            continue
-        # The command name (field 2) may hold spaces and parentheses: the parent id follows its last ')'.
-        parent = int(stat[stat.rindex(")") + 2:].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
+        fields = stat_fields(entry.name) if entry.name.isdigit() else None
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))  # the parent's id
     found, todo = [], [root]
     while todo:
         for child in children.get(todo.pop(), []):

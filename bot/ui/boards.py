@@ -167,7 +167,7 @@ def render_game_replay(
     record: GameRecord, theme: str = "dark", lang: str = DEFAULT_LANGUAGE, names: Mapping[str, str] | None = None
 ) -> bytes:
     """The replay GIF of a game, captioned in `lang`, with the players' names when known."""
-    return draw_replay(record, theme, names, board_texts(lang))[0]
+    return draw_replay(record, theme, names, board_texts(lang))
 
 
 def render_legend_png(lang: str) -> bytes:

@@ -158,14 +158,18 @@ def draw_chart(request: ChartRequest) -> bytes | None:
 # worker drawing one loads nothing more than for a board.
 
 
-def draw_replay(
-    record: GameRecord, theme: str, names: Mapping[str, str] | None, texts: Mapping[str, str]
-) -> tuple[bytes, str]:
-    """A finished game's replay GIF, captioned with `texts` and the players' `names` (None: the seats'), and the
-    game's record as JSON (the two files of `/puluc replay`)."""
+def draw_replay(record: GameRecord, theme: str, names: Mapping[str, str] | None, texts: Mapping[str, str]) -> bytes:
+    """A finished game's replay GIF, captioned with `texts` and the players' `names` (None: the seats')."""
     from renderer import render_replay
 
-    return render_replay(record, theme=theme, names=names, texts=texts), record.to_json(indent=2)
+    return render_replay(record, theme=theme, names=names, texts=texts)
+
+
+def replay_files(
+    record: GameRecord, theme: str, names: Mapping[str, str] | None, texts: Mapping[str, str]
+) -> tuple[bytes, str]:
+    """The two files of `/puluc replay`: the replay GIF (`draw_replay`) and the game's record as JSON."""
+    return draw_replay(record, theme, names, texts), record.to_json(indent=2)
 
 
 def draw_legend(texts: Mapping[str, str]) -> bytes:

@@ -17,7 +17,7 @@ from bot.sessions import GameState
 from bot.ui.boards import board_texts, seat_names
 from bot.ui.i18n import t
 from bot.ui.ladder_embeds import variant_label
-from bot.ui.pictures import draw_replay
+from bot.ui.pictures import replay_files
 
 REPLAY_THEME = "dark"
 
@@ -36,7 +36,7 @@ async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: C
     # The names are the stored ones: a player who asked to be forgotten is already a former player there. The
     # worker gets the record and the words, not the session's state: it loads nothing of the bot but pictures.
     gif, record_json = await compute.run(
-        draw_replay, state.game_record(), REPLAY_THEME, seat_names(state, lang), board_texts(lang)
+        replay_files, state.game_record(), REPLAY_THEME, seat_names(state, lang), board_texts(lang)
     )
     game_id = state.game_id
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]

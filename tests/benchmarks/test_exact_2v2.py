@@ -3,11 +3,8 @@ expectimax over puluc's own positions (no canonical form, no symmetry) on a game
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -15,23 +12,14 @@ from puluc import Position, Rules
 from puluc.ai import medium_moves
 from puluc.ai.evaluate import model_for
 from puluc.ai.search import turn_ends
+from tests.benchmarks import load_benchmark
 
-ROOT = Path(__file__).parents[2]
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None, reason="benchmarks/exact_2v2.c needs a C compiler"
 )
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("exact_2v2", ROOT / "benchmarks" / "exact_2v2.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["exact_2v2"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-exact = _load()
+exact = load_benchmark("exact_2v2")
 
 
 @pytest.fixture(scope="module")

@@ -4,28 +4,15 @@ process spends more than a ninth of a worker's CPU per board."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import time
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks import load_benchmark
 
-
-def load_probes() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load_probes", ROOT / "benchmarks" / "load_probes.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("load_probes", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-probes = load_probes()
+probes = load_benchmark("load_probes")
 
 
 def test_the_bound_is_the_slowest_of_worker_process_and_shared_cores() -> None:
