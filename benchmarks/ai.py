@@ -15,7 +15,7 @@ about half the true spread on Bell. Game i of a pairing always gets the same dic
 games extends a shorter one: `--log FILE` appends one JSON line per game, `--first` skips games already played,
 and `--report FILE...` prints the table of logged games. Work is counted in search nodes (deterministic);
 move times depend on the machine's load, so note `uptime` with them. For the exact strength of a Bell player,
-and what is possible at all, see `benchmarks/exact_1v1.py`. `--calibrate` prints search nodes per millisecond
+and what is possible at all, see `research/exact_1v1.py`. `--calibrate` prints search nodes per millisecond
 and the spread of `win_probability` at several budgets; `--depth` how many turns hard's search reaches at turns
 with a real choice (more than one way the turn can end) and its time there. Prints numbers, asserts nothing.
 

@@ -6,7 +6,7 @@ Two sources, fitted together to openskill's own win prediction for two players,
 P(x beats y) = Phi((mu_x - mu_y) / sqrt(2 beta^2 + 2 sigma^2)), with an AI's sigma fixed at AI_SIGMA (its
 strength is known from thousands of games, so only a little uncertainty is added):
 
-- the AI levels against each other: the exact solution of Bell 1 v 1 (`benchmarks/exact_1v1.py --variant
+- the AI levels against each other: the exact solution of Bell 1 v 1 (`research/exact_1v1.py --variant
   bell --matches`; README, "The AI and the luck of the sticks"), each side starting half the games: perfect
   play beats medium 56.3% and easy 89.8%, medium beats easy 87.8%. Hard is taken as perfect play (its
   decisions cost 0.06 points of winning chance on average). These enter the fit as exact (weighted as
@@ -40,7 +40,7 @@ PLAYERS = ("human", "easy", "medium", "hard")
 HUMAN_PAIRINGS = (("human", "easy"), ("human", "medium"), ("human", "hard"))
 AI_PAIRINGS = (("medium", "easy"), ("hard", "easy"), ("hard", "medium"))
 ANCHOR = ("human", MODEL.mu)
-# Exact Bell 1 v 1 match values (benchmarks/exact_1v1.py --matches), hard standing for perfect play.
+# Exact Bell 1 v 1 match values (research/exact_1v1.py --matches), hard standing for perfect play.
 EXACT = {("medium", "easy"): 0.878, ("hard", "easy"): 0.898, ("hard", "medium"): 0.563}
 EXACT_WEIGHT = 100_000
 

@@ -144,7 +144,7 @@ TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "
 # The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
 # point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
-# Spent on every board image drawn, so it stays small. Against Bell's exact chances (benchmarks/exact_1v1.py, 500
+# Spent on every board image drawn, so it stays small. Against Bell's exact chances (research/exact_1v1.py, 500
 # positions after a throw) the bar is off by 2.0 points of winning chance on average at 4 ms, for 2.1 ms of CPU;
 # by 1.8 at 10 ms, for 4.7 ms (the board itself: 2.5 ms).
 ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 4, 0, 250, "milliseconds")

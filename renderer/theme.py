@@ -1,6 +1,6 @@
 """Colours of the board images: the light and dark themes and the sixteen seat colours.
 
-Seat colours are chosen to stay apart for everyone: `benchmarks/seat_palette.py` searched for sixteen
+Seat colours are chosen to stay apart for everyone: `research/seat_palette.py` searched for sixteen
 colours whose smallest CIEDE2000 distance, for normal vision and under simulated protanopia,
 deuteranopia and tritanopia (Machado et al. 2009, `vision.py`), is as large as possible (10.6), and the
 tests hold them to at least 10. Team A takes warm hues and team B cool ones, A1 and B1 keep the teams'
@@ -25,7 +25,7 @@ def _hex(code: str) -> RGB:
     return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
 
 
-# `python benchmarks/seat_palette.py --seed 2 --steps 600000`; seat 1 first, then light to dark.
+# `python research/seat_palette.py --seed 2 --steps 600000`; seat 1 first, then light to dark.
 _TEAM_A = ("E69F00", "F9BDAF", "C893B1", "FD506E", "A96E8A", "FF0106", "905074", "B90898")
 _TEAM_B = ("56B4E9", "ACE477", "00A274", "997CB4", "4183FD", "45881A", "62744B", "2C4EFF")
 

@@ -5,7 +5,7 @@ Physiologically-based Model for Simulation of Color Vision Deficiency", IEEE Tra
 and Computer Graphics 15(6), 2009 (doi:10.1109/TVCG.2009.113): a 3x3 matrix per deficiency at severity
 1.0, applied to linear sRGB. `distance(a, b)` is the CIEDE2000 colour difference (Sharma, Wu and Dalal,
 "The CIEDE2000 Color-Difference Formula", Color Research & Application 30(1), 2005) between two sRGB
-colours under D65. The seat colours are chosen with these (`benchmarks/seat_palette.py`) and the tests
+colours under D65. The seat colours are chosen with these (`research/seat_palette.py`) and the tests
 hold them to a minimum distance. Numbers only: nothing here draws or reads files.
 """
 

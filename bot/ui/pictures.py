@@ -18,7 +18,7 @@ from bot.seeds import ai_rng
 from puluc import GameRecord, MoveEffect, Position, Throw
 
 #: The post-game advantage chart: at most this many points (sampled evenly over the turns), each a search of
-#: this budget. Against the exact chances of Bell (benchmarks/exact_1v1.py, 500 turn starts of games of perfect
+#: this budget. Against the exact chances of Bell (research/exact_1v1.py, 500 turn starts of games of perfect
 #: play with 0-50% random moves) a point was off by 1.71 points of winning chance on average (2.4 root mean
 #: square, 12.8 at worst) at 8 ms, for 3.7 ms of CPU; at 25 ms by 1.56 (2.2, 10.4) for 13 ms. A difference no
 #: one sees on a chart, and the chart of a 60-turn game is drawn in a quarter of a second instead of most of

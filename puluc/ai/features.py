@@ -11,7 +11,7 @@ with two throws a turn, also a stack moved by one throw and then the other).
 The weights are a logistic regression fitted to the exact chance to win (the solution of Bell) of
 717,361 positions, taken when a seat must throw, from 20,000 Bell games between medium and perfect players
 with 0 to 40% random moves, by Newton's method on the cross-entropy with a small ridge:
-`python benchmarks/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the
+`python research/exact_1v1.py --variant bell --fit 20000` reproduces them. On 180,807 held-out positions the
 predicted chance is off by 3.5 points on average (the earlier fit to game results: 3.9), and the search's
 look-ahead brings a hard decision within about 0.06 points of the best move on average. The features are
 route-agnostic (progress comes from the route tables), so these weights serve the 1 v 1 variants on the army,
@@ -86,7 +86,7 @@ WIN_WEIGHTS = (
 )
 #: The same for games with more than one player a side, where no exact solution exists: learned by self-play on
 #: traditional ants 2 v 2 (every seat picks the end of its turn these weights rate best, 10% of turns at random),
-#: each round refitted to the TD(0.7) returns of 20,000 games: `python benchmarks/fit_evaluation.py --variant
+#: each round refitted to the TD(0.7) returns of 20,000 games: `python research/fit_evaluation.py --variant
 #: ants-2v2 --games 20000 --rounds 2` reproduces them. Held-out log-loss against the games' results 0.5166, the
 #: earlier fit to results of medium's games 0.5177, and a third round no better: the game's luck, not the fit,
 #: limits how well any weights of these features predict a result (a coin would score 0.693).
@@ -113,7 +113,7 @@ TEAM_WIN_WEIGHTS = (
 #: The same for 1 v 1 with eagle capture, where a capture kills the target and spends the eagle (or sends it
 #: home), there are no captives, and the score, not who runs out, decides: learned by self-play as the team
 #: weights, over the eight eagle variants in turn (with and without fire, scorpion and the eagle's return), six
-#: rounds of 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant eagle
+#: rounds of 20,000 games from the Bell weights: `python research/fit_evaluation.py --variant eagle
 #: eagle+returns eagle+fire eagle+returns+fire eagle+scorpion eagle+returns+scorpion eagle+fire+scorpion
 #: eagle+returns+fire+scorpion --rounds 3`, then the same with `--seed 1` from its weights. Each round lowered
 #: the held-out log-loss a little: about 0.554 with the Bell weights, 0.545 after three rounds, 0.544 after six.
@@ -140,7 +140,7 @@ EAGLE_WIN_WEIGHTS = (
 #: captured has progress (its walk back to arrive), and a captive is worth little until its stack nears the
 #: arrival (the Bell weights, fitted where progress always counts, valued a culin captive at almost nothing and
 #: took a lone piece before a tower holding their own): learned by self-play as the team weights, three rounds of
-#: 20,000 games from the Bell weights: `python benchmarks/fit_evaluation.py --variant culin --rounds 3`. Held-out
+#: 20,000 games from the Bell weights: `python research/fit_evaluation.py --variant culin --rounds 3`. Held-out
 #: log-loss 0.574 with the Bell weights, 0.564 after three rounds. Hard against medium (benchmarks/ai.py,
 #: paired games): culin 56.0% of 1,000 (53.2-58.8; with the Bell weights and no walk-back progress 50.7% of 700),
 #: culin+fire 63.7% of 400 (59.4-68.1; before 60.6%, 55.8-65.4, on the same seeds).
@@ -163,7 +163,7 @@ CULIN_WIN_WEIGHTS = (
     0.000,
 )
 #: The same for team games on the culin route: learned by self-play as the team weights, two rounds of 20,000
-#: games of traditional culin 2 v 2 from TEAM_WIN_WEIGHTS (`python benchmarks/fit_evaluation.py --variant
+#: games of traditional culin 2 v 2 from TEAM_WIN_WEIGHTS (`python research/fit_evaluation.py --variant
 #: culin-2v2`). They moved little (held-out log-loss 0.5246 with the team weights, 0.5204 after two rounds), and
 #: play alike: 180 of 200 paired games against medium ended as with the team weights. There the sticks and the
 #: one active piece leave few choices: hard's turn is one of medium's at 94% of the turns with a real choice, so

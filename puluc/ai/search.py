@@ -29,7 +29,7 @@ from .features import win_logit
 T = TypeVar("T")
 
 #: Deepest search in turns for 1 v 1 with one throw a turn. Measured against the exact solution of Bell
-#: (benchmarks/exact_1v1.py): over 4,000 positions with a choice that matters, the mean loss of winning
+#: (research/exact_1v1.py): over 4,000 positions with a choice that matters, the mean loss of winning
 #: chance per decision was 0.39 points at depth 1, 0.127 at 2, 0.086 at 3, 0.044 at 4, and 0.042-0.046 when
 #: deepening to 5-6 within the 300 ms budget; so 4, about 35 ms a move on Bell. (A paired tournament had
 #: once ranked depth 3 below 2; its interval was about half as wide as the games' real spread.)
@@ -164,7 +164,7 @@ class _Search:
 
 #: The least a search one turn deeper costs, in multiples of the nodes the last depth cost, and in multiples
 #: of the last depth's own growth (its nodes over the depth before's). Measured over positions of random games
-#: (benchmarks/search_growth.py) on Bell, ants and eagle 1 v 1, and traditional ants 1 v 1 and 2 v 2: a depth
+#: (research/search_growth.py) on Bell, ants and eagle 1 v 1, and traditional ants 1 v 1 and 2 v 2: a depth
 #: cost at least 1.5 times the one before (median 6 to 10), and its growth was at least 0.1 to 0.5 times the
 #: growth before (median about 0.5 to 1). A depth that would need more nodes than are left is not started: it
 #: would run out of budget, and an unfinished depth's work is thrown away.

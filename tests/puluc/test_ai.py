@@ -321,7 +321,7 @@ def test_learned_evaluation_counts_a_piece_in_reach_of_a_likely_throw_against_it
     assert win_logit(model, in_reach) < win_logit(model, less) < win_logit(model, passed)
 
 
-#: Bell positions whose best move the exact solution (benchmarks/exact_1v1.py) knows to be at least 2 points
+#: Bell positions whose best move the exact solution (research/exact_1v1.py) knows to be at least 2 points
 #: of winning chance better than any other, and where medium's one-ply look picks another move: every 9th of
 #: the 366 such positions among 4,000 decisions from games of perfect play with random moves. (PPN, best move.)
 EXACTLY_BEST_BELL_MOVES = (

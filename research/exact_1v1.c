@@ -1,7 +1,7 @@
 /* Exact solutions of Puluc 1 v 1 on the army (Bell) and ants routes, stack capture, bell sticks, with one throw
  * a turn (modern, road of 9) or two throws and one active piece (traditional, road of 9, or any length given
  * in the environment variable PULUC_ROAD). Built and driven by
- * benchmarks/exact_1v1.py; a research tool run by hand, not part of the product (the AI is pure Python).
+ * research/exact_1v1.py; a research tool run by hand, not part of the product (the AI is pure Python).
  *
  *   exact_1v1 count ROUTE SETUP            how many positions are reachable (cheap: no values)
  *   exact_1v1 solve ROUTE SETUP TABLE      every reachable position and its value -> TABLE

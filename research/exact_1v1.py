@@ -1,6 +1,6 @@
 """Exact solutions of 1 v 1 Puluc, and what they say about the AI: run by hand, prints numbers.
 
-`python benchmarks/exact_1v1.py --variant eagle` compiles benchmarks/exact_1v1.c with the machine's C compiler
+`python research/exact_1v1.py --variant eagle` compiles research/exact_1v1.c with the machine's C compiler
 (cc), solves the variant (every position a seat can face before its throw, by value iteration), and prints the
 exact cost of each level's decisions: over turns with a choice that matters (from games of perfect play with
 some random moves), the mean loss of winning chance against the best way to play the turn, and how often the
@@ -47,8 +47,9 @@ from array import array
 from multiprocessing import Pool
 from pathlib import Path
 
-from ai import variant_rules  # benchmarks/ is this script's folder, so its siblings import directly
-from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shared helpers below
+from ai import variant_rules
+from percentiles import percentile
 
 import puluc.ai
 from puluc import Position, Rules, Throw

@@ -1,7 +1,7 @@
 """The most any team can score against medium in traditional ants 2 v 2: exact where it can be computed, bounded
 where it cannot. Run by hand; prints numbers.
 
-`python benchmarks/exact_2v2.py --road 19 --pieces 1` compiles benchmarks/exact_2v2.c with the machine's C compiler
+`python research/exact_2v2.py --road 19 --pieces 1` compiles research/exact_2v2.c with the machine's C compiler
 (cc), enumerates every state the game can reach when team A plays anything and team B plays puluc.ai's medium, and
 solves team A's best response to medium exactly (value iteration; medium's ties shared equally, as it picks among
 them at random). Prints the state count, the best response's chance to win with its team first and second and their
@@ -32,7 +32,7 @@ Measured (exact; best response against medium, team A first / second / mean; loa
 | 5 cells, 2 | 1,274,370 | 40.25% / 62.97% / 51.61% | 38.67% / 61.33% | 15 s, 0.1 GB |
 | 7 cells, 2 | 6,458,348 | 44.86% / 59.04% / 51.95% | 42.88% / 57.12% | 97 s, 0.5 GB |
 | 9 cells, 2 | 19,985,027 | 50.72% / 53.59% / 52.16% | 48.45% / 51.55% | 369 s, 1.7 GB |
-The 1 v 1 game with all 5 pieces (benchmarks/exact_1v1.py, the same rules) gives 51.86% on 9 cells and 51.93% on
+The 1 v 1 game with all 5 pieces (research/exact_1v1.py, the same rules) gives 51.86% on 9 cells and 51.93% on
 19. So every version of traditional ants that can be solved caps the best possible team at 50.7-52.2% against
 medium: far from the goal of 60% (lower bound 57%), which no player can reach if the full game is like them.
 

@@ -1,6 +1,6 @@
 """Search for sixteen seat colours that stay apart for normal vision and the three dichromacies.
 
-Run by hand: `python benchmarks/seat_palette.py [--steps N] [--seed S]`. Simulated annealing over sRGB
+Run by hand: `python research/seat_palette.py [--steps N] [--seed S]`. Simulated annealing over sRGB
 colours maximises the smallest CIEDE2000 distance between any two of the sixteen seats, taken over normal
 vision and the Machado (2009) simulations of protanopia, deuteranopia and tritanopia (`renderer/vision.py`),
 and keeps every colour at least as far from both themes' lane colours. Colours are held to a lightness

@@ -11,7 +11,7 @@ the last depth's nodes and growth, so that a depth that cannot finish is not sta
   player's 300 ms): nodes per `position_value` without the skip and with it, and in how many positions the two
   values are the same (the largest difference in points of winning chance).
 
-Run by hand: `python benchmarks/search_growth.py [--variants bell ants-2v2] [--positions 200] [--growth 1.4
+Run by hand: `python research/search_growth.py [--variants bell ants-2v2] [--positions 200] [--growth 1.4
 --change 0.1]` (the last two try other constants than the module's). Node counts, not times: the figures do
 not depend on the machine's load.
 """
@@ -21,10 +21,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import sys
 import time
+from pathlib import Path
 
-from ai import variant_rules  # benchmarks/ is this script's folder, so its siblings import directly
-from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shared helpers below
+from ai import variant_rules
+from percentiles import percentile
 
 from puluc import Position, Rules, Throw
 from puluc.ai import nodes_for

@@ -1,6 +1,6 @@
 /* Exact best response to puluc.ai's medium in traditional ants 2 v 2 (ants route, stack capture, bell sticks, two
  * throws a turn, one active piece per seat), on a road of ROAD cells (odd, 5 to 41; the bot's 2 v 2 road is 19),
- * and upper bounds for the games too large to solve. Built and driven by benchmarks/exact_2v2.py; a research tool
+ * and upper bounds for the games too large to solve. Built and driven by research/exact_2v2.py; a research tool
  * run by hand, not part of the product.
  *
  *   exact_2v2 count ROAD [HOMES]       positions reachable with any play (a hash set: memory grows with the count)

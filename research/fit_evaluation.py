@@ -1,14 +1,14 @@
 """Fit the hard player's evaluation by self-play: prints weights for puluc/ai/features.py.
 
-Run by hand: `python benchmarks/fit_evaluation.py --variant ants-2v2 [--games 20000] [--rounds 2]`; several
+Run by hand: `python research/fit_evaluation.py --variant ants-2v2 [--games 20000] [--rounds 2]`; several
 variants share one set of weights when named together (their games alternate). Where no exact
-solution exists (team games; 1 v 1 Bell and the traditional setups have one: benchmarks/exact_1v1.py --fit),
+solution exists (team games; 1 v 1 Bell and the traditional setups have one: research/exact_1v1.py --fit),
 the evaluation learns from games it plays against itself. Each round plays --games games in which every seat
 picks, among the distinct ends of its turn, the one the current weights rate best for its team (a one-turn
 search, the hard player's horizon), with a random end instead in --noise of the turns; then refits the weights
 to the TD(lambda) returns of the positions where a seat must throw: lambda = 1 is the game's result, smaller
 lambdas lean on the current weights' view of the positions that followed. The fit is the logistic regression
-of benchmarks/exact_1v1.py (Newton's method on the cross-entropy, small ridge). A fifth of the games is held
+of research/exact_1v1.py (Newton's method on the cross-entropy, small ridge). A fifth of the games is held
 out: prints the held-out log-loss against the game results of the weights in use and of each refit, then the
 weights. Variant names as in benchmarks/ai.py.
 """
@@ -18,9 +18,12 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 from multiprocessing import Pool
+from pathlib import Path
 
-from ai import variant_rules  # benchmarks/ is this script's folder, so its siblings import directly
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shared helpers below
+from ai import variant_rules
 from exact_1v1 import fit, print_weights
 
 from puluc import Position, Throw

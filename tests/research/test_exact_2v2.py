@@ -1,4 +1,4 @@
-"""benchmarks/exact_2v2: its moves and its port of medium agree with puluc, and its exact values equal an exhaustive
+"""research/exact_2v2: its moves and its port of medium agree with puluc, and its exact values equal an exhaustive
 expectimax over puluc's own positions (no canonical form, no symmetry) on a game small enough for Python."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from puluc import Position, Rules
 from puluc.ai import medium_moves
 from puluc.ai.evaluate import model_for
 from puluc.ai.search import turn_ends
-from tests.benchmarks import load_benchmark
+from tests.research import load_script
 
 pytestmark = pytest.mark.skipif(
-    shutil.which("cc") is None and shutil.which("gcc") is None, reason="benchmarks/exact_2v2.c needs a C compiler"
+    shutil.which("cc") is None and shutil.which("gcc") is None, reason="research/exact_2v2.c needs a C compiler"
 )
 
 
-exact = load_benchmark("exact_2v2")
+exact = load_script("research", "exact_2v2")
 
 
 @pytest.fixture(scope="module")
