@@ -84,8 +84,8 @@ from load_players import (
 from load_probes import CpuMeter, ErrorLog, FirstResponses, MemorySampler, board_rate_bound, machine_load
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
+from bot.cogs.games.texts import BOARD_FILE
 from bot.config import Settings, load_settings
-from bot.ui.messages import BOARD_FILE
 
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
 ACK_DEADLINE_S = 3.0

@@ -11,10 +11,10 @@ benchmark back (a gateway subscriber) as the bot's message create or edit is app
 looks at the newest messages of its channel:
 - "updated": the game message (the newest public message with buttons) differs from the one clicked: its
   text or its buttons changed, or a new one was posted below it;
-- "board visible": a public message in the channel carries a board image (`bot.ui.messages.BOARD_FILE`)
+- "board visible": a public message in the channel carries a board image (`bot.cogs.games.texts.BOARD_FILE`)
   uploaded after the click, i.e. the position after the move is drawn and on screen, whether the bot edited
   the clicked message or posted a new one. An end screen is a board visible on a message offering Rematch;
-  its advantage chart (`bot.ui.presenter.CHART_FILE`) is timed separately, since it may come later.
+  its advantage chart (`bot.cogs.games.presenter.CHART_FILE`) is timed separately, since it may come later.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import simcord.interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 
-from bot.ui.messages import BOARD_FILE
-from bot.ui.presenter import CHART_FILE
+from bot.cogs.games.presenter import CHART_FILE
+from bot.cogs.games.texts import BOARD_FILE
 
 MENTION = re.compile(r"<@!?(\d+)>")
 EPHEMERAL = 64

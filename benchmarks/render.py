@@ -17,7 +17,7 @@ from percentiles import percentile  # benchmarks/percentiles.py: the one definit
 
 from puluc import GameRecord, Position, Rules, Throw
 from renderer import render_board, render_replay
-from renderer.replay import eventful, plan, replay_frames
+from renderer.animation import eventful, plan, replay_frames
 from renderer.sample import random_game
 
 

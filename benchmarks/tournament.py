@@ -21,9 +21,6 @@ from dataclasses import replace
 
 from percentiles import summary  # benchmarks/percentiles.py: the one definition
 
-from bot.sessions.tournaments import formats
-from bot.sessions.tournaments.formats import pairings, planned_rounds
-from bot.sessions.tournaments.standings import table
 from bot.storage.tournament_types import (
     Entrant,
     Match,
@@ -32,6 +29,9 @@ from bot.storage.tournament_types import (
     TournamentFormat,
     TournamentSettings,
 )
+from bot.tournaments import formats
+from bot.tournaments.formats import pairings, planned_rounds
+from bot.tournaments.standings import table
 
 GOALS_MS = {"pairing": 50.0, "standings": 20.0}
 OUTCOMES: tuple[Outcome, ...] = ("a", "a", "b", "b", "draw", "none")

@@ -26,11 +26,11 @@ from load_probes import board_rate_bound, cpu_seconds
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.app import WORKER_PRELOAD
+from bot.cogs.games.boards import board_request
 from bot.compute import ComputePool
+from bot.config_spec import ADVANTAGE_BAR_MS
 from bot.sessions import GameOptions, GameState, Place, Player, SessionManager
-from bot.settings_spec import ADVANTAGE_BAR_MS
 from bot.storage.memory import MemoryStorage
-from bot.ui.boards import board_request
 from bot.ui.pictures import draw_board, warm_up
 from puluc import Move, Position
 

@@ -1,7 +1,7 @@
 """The `puluc-bot` command (also `python -m bot`): run the bot, check the setup, or play an offline demo.
 
 Every failure a server owner can cause ends here as one line on stderr and exit code 1, never a traceback.
-`--check` and start-up report the same findings (`bot.preflight`): which `.env` was read, which database
+`--check` and start-up report the same findings (`bot.cli.preflight`): which `.env` was read, which database
 (new, or existing with how many games and players), which font; `--check` prints them and changes nothing.
 This module must never print or log the Discord token.
 """
@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen mode; return the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["copy-data"]:
-        from bot.copy_data import main as copy_data
+        from bot.cli.copy_data import main as copy_data
 
         return copy_data(argv[1:])
     args = _parser().parse_args(argv)
@@ -87,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _check(settings: Settings) -> int:
-    from bot.preflight import PreflightError, preflight
+    from bot.cli.preflight import PreflightError, preflight
 
     try:
         found = await preflight(settings)
@@ -105,7 +105,7 @@ async def _check(settings: Settings) -> int:
 
 async def _start(settings: Settings) -> int:
     from bot.app import run_bot
-    from bot.preflight import PreflightError, preflight
+    from bot.cli.preflight import PreflightError, preflight
 
     try:
         found = await preflight(settings)
@@ -119,8 +119,8 @@ async def _start(settings: Settings) -> int:
 
 
 def _demo(outdir: Path, seed: int) -> int:
-    # The demo needs no token and no database: it plays through the session steps and draws with bot.ui.boards.
-    from bot.demo import DemoFolderInUse, run_demo
+    # The demo needs no token and no database: it plays through the session steps and draws with bot.cogs.games.boards.
+    from bot.cli.demo import DemoFolderInUse, run_demo
 
     try:
         print(run_demo(outdir, seed=seed))

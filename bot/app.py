@@ -26,13 +26,14 @@ from discord.ext import commands
 import renderer
 from bot.compute import ComputePool, default_workers
 from bot.config import Settings
-from bot.services import GameServices, start_game_services, stop_game_services
+from bot.services import GameServices
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
 from bot.ui.i18n import PulucTranslator
 from bot.ui.pictures import warm_up
 from bot.ui.replies import ACK_GRACE_SECONDS, DISCORD_ACK_DEADLINE_SECONDS, report_error
 from bot.ui.views.components import answer_orphaned_click
+from bot.wiring import start_game_services, stop_game_services
 
 __all__ = [
     "EXTENSIONS",
@@ -53,13 +54,13 @@ log = logging.getLogger(__name__)
 
 # Feature cogs loaded by `setup_hook`, in order (dotted module paths with an async `setup(bot)`).
 EXTENSIONS: tuple[str, ...] = (
-    "bot.cogs.lobby",
-    "bot.cogs.play",
+    "bot.cogs.games.lobby",
+    "bot.cogs.games.play",
     "bot.cogs.info",
-    "bot.cogs.settings",
-    "bot.cogs.seasons",  # after settings: it joins the /puluc-admin group
-    "bot.cogs.ladders",
-    "bot.cogs.tournament",
+    "bot.cogs.server_settings.cog",
+    "bot.cogs.seasons.cog",  # after settings: it joins the /puluc-admin group
+    "bot.cogs.ladders.cog",
+    "bot.cogs.tournaments.cog",
 )
 
 # `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.

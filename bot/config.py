@@ -2,7 +2,7 @@
 
 `find_env_file` decides which `.env` is read (the one `--env-file` names, which must exist, else `./.env`
 if there is one) and `load_settings` is the only place that reads configuration. Every value is checked
-against its one definition in `bot/settings_spec.py`; every problem becomes a `ConfigError` whose message
+against its one definition in `bot/config_spec.py`; every problem becomes a `ConfigError` whose message
 is one line saying which setting is wrong and what to write instead.
 
 Relative paths (a SQLite file in DATABASE_URL, FONT_PATH) are relative to the folder of the `.env` file
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.settings_spec import (
+from bot.config_spec import (
     ADVANTAGE_BAR_MS,
     AI_BUDGET_MS,
     AI_MOVE_DELAY_SECONDS,

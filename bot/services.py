@@ -1,10 +1,6 @@
-"""The composition root: the services every cog shares, built once per bot from the settings and the database.
+"""The services every cog shares, and how a cog finds them on the client (`bot.wiring` builds them).
 
-`start_game_services` wires the session manager to the database, reloads every open game and then every
-open tournament, registers the persistent components and starts the deadline loops; `stop_game_services`
-stops them. The clock is
-`discord.utils.utcnow`, so deadlines, cooldowns and Discord timestamps agree. This module must never hold
-game rules or answer interactions.
+The clock is `discord.utils.utcnow`, so deadlines, cooldowns and Discord timestamps agree.
 """
 
 from __future__ import annotations
@@ -12,23 +8,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.compute import ComputePool
 from bot.config import Settings
-from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
-from bot.sessions.manager import engine_advisor, system_seed
-from bot.sessions.tournaments.manager import TournamentManager
-from bot.sessions.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
+from bot.sessions import SessionManager
 from bot.storage.protocol import Storage
-from bot.ui.pictures import CHART_POINT_BUDGET_MS
-from bot.ui.presenter import Presenter
-from bot.ui.tournament_presenter import DiscordRooms, TournamentPresenter
-from bot.ui.views.components import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
+    from bot.cogs.games.presenter import Presenter
+    from bot.tournaments.manager import TournamentManager
 
 log = logging.getLogger(__name__)
 
@@ -93,63 +85,3 @@ def services(client: discord.Client) -> GameServices:
     if not isinstance(found, GameServices):
         raise RuntimeError("the game services are not running: bot.app.PulucBot.setup_hook starts them")
     return found
-
-
-async def start_game_services(
-    bot: commands.Bot,
-    settings: Settings,
-    storage: Storage,
-    *,
-    picker: MovePicker | None = None,
-    compute: ComputePool | None = None,
-    clock: Callable[[], float] = discord_clock,
-    seeds: Callable[[], int] = system_seed,
-) -> GameServices:
-    compute = compute or ComputePool(0)
-    manager = SessionManager(
-        storage,
-        seeds=seeds,
-        picker=picker or engine_picker(settings.ai_budget_ms, compute),
-        advisor=engine_advisor(settings.ai_budget_ms, compute),
-        clock=clock,
-        limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
-        shards=settings.shards,
-    )
-    # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
-    presenter = Presenter(
-        bot,
-        manager,
-        chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms),
-        bar_ms=settings.advantage_bar_ms,
-        compute=compute,
-    )
-
-    async def stored_locale(guild_id: int) -> str | None:
-        return (await storage.guild_settings(guild_id)).locale
-
-    async def show(result: ActionResult) -> None:
-        await presenter.show(result)
-
-    presenter.store_locale = stored_locale
-    manager.add_listener(show)
-    # An adjudication settles a match: it thinks as long as the AI may for a few moves.
-    tournaments = TournamentManager(
-        storage, manager, rooms=DiscordRooms(presenter), clock=clock,
-        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms, compute),
-    )
-    tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
-    loaded = await manager.load()
-    await tournaments.load()  # after the games: it marks their match games
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    manager.start_timers()
-    tournaments.start_timers()
-    log.info("game services started with %d open games", loaded)
-    return GameServices(settings, storage, manager, presenter, Cooldowns(settings.command_cooldown_seconds, clock),
-                        tournaments, compute)
-
-
-async def stop_game_services(found: GameServices) -> None:
-    await found.tournaments.stop_timers()
-    await found.manager.stop_timers()
-    await found.manager.settled()
-    await found.presenter.close()

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from . import board as _board
 from . import pieces as _pieces
+from .animation import render_replay
 from .board import BadOption, board_image, piece_centre, render_board
 from .chart import render_chart
 from .fonts import FontNotFound, load_font, set_font_path
 from .legend import render_legend
 from .marks import label_target
-from .replay import render_replay
 from .sticks import BadThrow, render_throw
 from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from puluc import Game, GameRecord, MoveEffect, Position, Rules, Throw
 
+from .animation import render_replay
 from .board import render_board
 from .chart import render_chart
 from .legend import render_legend
-from .replay import render_replay
 from .sticks import render_throw
 
 Found = tuple[Position, tuple[Throw, ...] | None]

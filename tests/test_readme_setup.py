@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings_spec import SETTINGS
+from bot.config_spec import SETTINGS
 from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]

@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.cogs.games import texts as messages
+from bot.cogs.games.boards import board_texts, rules_example
 from bot.services import compute_of
 from bot.sessions import DEFAULT_VARIANT
-from bot.ui import messages
-from bot.ui.boards import board_texts, rules_example
 from bot.ui.i18n import (
     choices,
     command_description,

@@ -20,14 +20,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
+from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
-from bot.sessions.replay import CorruptGame, read_game, read_open_games
+from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
-from bot.settings_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.storage.errors import GameNotFound, HostLimitReached
 from bot.storage.protocol import GameRepository
 from bot.storage.shards import Shards
@@ -103,7 +103,7 @@ class KeyedLocks:
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
-    AI_MOVE_DELAY_SECONDS (bot/settings_spec.py)."""
+    AI_MOVE_DELAY_SECONDS (bot/config_spec.py)."""
 
     max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
     ai_delay: float = AI_MOVE_DELAY_SECONDS.default

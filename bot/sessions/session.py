@@ -49,7 +49,7 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
-from bot.sessions.replay import state_from_log
+from bot.sessions.rebuild import state_from_log
 from bot.sessions.results import (
     ActionResult,
     Arranged,

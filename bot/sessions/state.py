@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.config_spec import TURN_TIMER_SECONDS
 from bot.sessions.errors import InvalidOptions
-from bot.settings_spec import TURN_TIMER_SECONDS
 from bot.storage.types import EndReason, GameStatus, GuildSettings
 from puluc import PRESETS, SETUPS, InvalidRulesError, Move, MoveEffect, Position, Rules, Throw
 from puluc.record import GameRecord, MoveEvent, ThrowEvent
@@ -192,7 +192,7 @@ class GameState:
     scores: dict[str, int] | None = field(default=None, compare=False)
     end_reason: EndReason | None = None
     # The tournament this game is a match of: either seated player starts it, nobody leaves or cancels it,
-    # and its result goes to the tournament (bot.sessions.tournaments). Set at creation and after a reload.
+    # and its result goes to the tournament (bot.tournaments). Set at creation and after a reload.
     tournament_id: int | None = None
 
     # -- seats ------------------------------------------------------------------------------------------

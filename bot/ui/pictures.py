@@ -5,7 +5,7 @@ These functions run in every worker process of the bot (`bot.compute`), so this 
 AI, the renderer and the seeds, and nothing else of the bot: no discord.py, no sessions, no storage, no
 catalogues (loaded in a worker they weigh about 25 MB there, and again in the fork server; a contract in
 pyproject.toml keeps them out). The bot's process turns a game state into the plain requests below
-(`bot.ui.boards`), with the words in the reader's language and the players' names already chosen. A request
+(`bot.cogs.games.boards`), with the words in the reader's language and the players' names already chosen. A request
 holds the position, not the game's event log, so it stays a few hundred bytes to send however long the game.
 """
 
@@ -154,7 +154,7 @@ def draw_chart(request: ChartRequest) -> bytes | None:
 
 
 # -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------
-# Each takes the renderer's words already in the reader's language (`bot.ui.boards.board_texts`), so that a
+# Each takes the renderer's words already in the reader's language (`bot.cogs.games.boards.board_texts`), so that a
 # worker drawing one loads nothing more than for a board.
 
 

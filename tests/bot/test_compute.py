@@ -18,10 +18,10 @@ import pytest
 import pytest_asyncio
 
 from bot.app import WORKER_PRELOAD
+from bot.cogs.games.boards import board_request, chart_request, render_advantage, render_png
 from bot.compute import WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
 from bot.config import ConfigError, load_settings
 from bot.sessions import GameState
-from bot.ui.boards import board_request, chart_request, render_advantage, render_png
 from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
 
@@ -190,9 +190,9 @@ async def main() -> None:
     from functools import partial
     from bot.app import WORKER_PRELOAD
     from bot.compute import ComputePool
-    from bot.ui.boards import board_request, board_texts, chart_request, rules_example
+    from bot.cogs.games.boards import board_request, board_texts, chart_request, rules_example
     from bot.ui.pictures import draw_board, draw_chart, draw_legend, draw_position, draw_rating_chart, warm_up
-    from bot.ui.replays import replay_of
+    from bot.cogs.games.replay_files import replay_of
     from puluc.ai import choose_move
     from tests.helpers import finished_bell_game
 

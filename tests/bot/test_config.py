@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, EnvFile, Settings, find_env_file, load_settings
-from bot.settings_spec import LOG_LEVEL, SETTINGS, NumberSetting
+from bot.config_spec import LOG_LEVEL, SETTINGS, NumberSetting
 from bot.storage.urls import SqliteUrl
 from tests.helpers import TOKEN
 

@@ -13,12 +13,12 @@ from typing import Any, cast
 import pytest
 from PIL import Image
 
+from bot.cogs.games import presenter as presenter_module
+from bot.cogs.games.boards import render_advantage, sample_evenly, turn_starts
+from bot.cogs.games.presenter import CHART_FILE, Presenter
 from bot.compute import ComputePool
 from bot.services import services
 from bot.sessions import GameState
-from bot.ui import presenter as presenter_module
-from bot.ui.boards import render_advantage, sample_evenly, turn_starts
-from bot.ui.presenter import CHART_FILE, Presenter
 from puluc import Position, Rules
 from tests.helpers import World, custom_ids, finished_bell_game, game_message, mentioned, move_ids, said
 

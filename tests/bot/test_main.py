@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from bot.__main__ import main
-from bot.settings_spec import SETTINGS
+from bot.config_spec import SETTINGS
 from bot.storage import open_storage
 from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import SeatSpec

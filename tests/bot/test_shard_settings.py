@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.preflight import PreflightError, preflight
 from bot.config import ConfigError, load_settings
-from bot.preflight import PreflightError, preflight
 from bot.storage.shards import Shards, parse_shard_ids
 from tests.helpers import TOKEN
 

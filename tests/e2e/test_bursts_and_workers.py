@@ -15,9 +15,9 @@ import pytest
 import simcord
 
 from bot.app import PulucBot
+from bot.cogs.games import presenter as presenter_module
+from bot.cogs.games.delivery import Delivered, Shown
 from bot.sessions import ActionResult
-from bot.ui import presenter as presenter_module
-from bot.ui.delivery import Delivered, Shown
 from bot.ui.pictures import BoardRequest, draw_board
 from bot.ui.views.ids import ComponentId
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.sessions import Limits, SessionManager
-from bot.sessions.replay import state_from_log
+from bot.sessions.rebuild import state_from_log
 from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.storage.types import GameLog
 from tests.e2e.crash_child import players, resume

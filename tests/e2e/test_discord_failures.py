@@ -43,7 +43,7 @@ ROUTES = {
 }
 # Longer than every retry of one show together (the bot's pauses are 0.5 + 1 + 2 + 4 s per call).
 BOUND_SECONDS = 60
-FRESH_AFTER = 8  # bot.ui.presenter.FRESH_AFTER: more newer messages than this and the game is reposted
+FRESH_AFTER = 8  # bot.cogs.games.presenter.FRESH_AFTER: more newer messages than this and the game is reposted
 
 
 @pytest.fixture(autouse=True)

@@ -34,7 +34,7 @@ class ComponentHandler(Protocol):
 
 async def admitted(interaction: discord.Interaction[Any]) -> bool:
     """Whether the bot takes this click: it turns interactions away while it shuts down (PulucBot.admit).
-    Every persistent component's `interaction_check` asks this first (here and in bot.ui.views.ladders)."""
+    Every persistent component's `interaction_check` asks this first (here and in bot.cogs.ladders.views)."""
     admit = getattr(interaction.client, "admit", None)
     return True if admit is None else bool(await admit(interaction))
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from bot.cogs.games.texts import MAX_LABEL, move_label
+from bot.cogs.games.views import MAX_MOVE_BUTTONS, game_view
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.i18n import SUPPORTED
-from bot.ui.messages import MAX_LABEL, move_label
-from bot.ui.views.builders import MAX_MOVE_BUTTONS, game_view
 from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import KINDS, MAX_CUSTOM_ID, ComponentId
 from puluc import Position, Rules
@@ -83,7 +83,7 @@ def test_the_game_view_has_one_button_per_move_and_a_resign_row() -> None:
 
 
 def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.ui.views.builders as builders
+    import bot.cogs.games.views as builders
 
     monkeypatch.setattr(builders, "MAX_MOVE_BUTTONS", 1)
     pos = next(p for p in random_positions(Rules.preset("bell"), 50, seed=5) if len(p.legal_moves()) >= 2)
@@ -96,7 +96,7 @@ def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch
 
 
 def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
-    from bot.ui.boards import board_labels
+    from bot.cogs.games.boards import board_labels
 
     for pos in random_positions(Rules.from_setup("bell", 2, "traditional"), 40, seed=9):
         state = running_state(pos)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.sessions import GameOptions, Moved, SessionManager
 from bot.sessions.errors import InvalidOptions
-from bot.sessions.replay import state_from_log
+from bot.sessions.rebuild import state_from_log
 from bot.sessions.state import rule_fits, server_rules
 from bot.storage.protocol import GameRepository
 from bot.storage.types import GuildSettings

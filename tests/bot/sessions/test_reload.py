@@ -8,7 +8,7 @@ import pytest
 
 from bot.sessions import SessionManager
 from bot.sessions.errors import GameNotOpen
-from bot.sessions.replay import CorruptGame, state_from_log
+from bot.sessions.rebuild import CorruptGame, state_from_log
 from bot.storage.protocol import GameRepository
 from bot.storage.types import GameLog, NewEvent
 from puluc import IllegalMoveError, InvalidMoveError, Position

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.copy_data import ProgressBar
+from bot.cli.copy_data import ProgressBar
 from bot.storage import open_storage
 from bot.storage.copy import CopyMismatch, CopyRefused, copy_data
 from bot.storage.errors import SchemaTooOld

@@ -26,15 +26,15 @@ from discord.ext import commands
 
 import bot
 from bot.app import EXTENSIONS
+from bot.cogs.games.texts import BOARD_SECTIONS, HELP_SECTIONS
+from bot.cogs.ladders.embeds import PRIVACY_SECTIONS
+from bot.cogs.tournaments.texts import TABLE_COLUMNS, TABLE_FORMATS
 from bot.sessions.state import ADDED_RULES, AI_LEVELS
 from bot.storage.tournament_types import FORMATS
 from bot.storage.types import LADDERS, Result, UnrankedReason
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
-from bot.ui.ladder_embeds import PRIVACY_SECTIONS
-from bot.ui.messages import BOARD_SECTIONS, HELP_SECTIONS
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
-from bot.ui.tournament_texts import TABLE_COLUMNS, TABLE_FORMATS
 from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
 
@@ -99,7 +99,7 @@ def namespaces() -> set[str]:
 
 
 def looks_like_key(text: str) -> bool:
-    """"error.host_only", "cmd.{}.name" (a template), but not "bot.cogs.play" or a file name like "board.png"."""
+    """"error.host_only", "cmd.{}.name" (a template), but not "bot.cogs.games.play" or a file name like "board.png"."""
     if FILE_NAME.search(text):
         return False
     return bool(re.fullmatch(r"[a-z][a-z_-]*(\.[a-z0-9_{}-]+)+", text)) and text.split(".", 1)[0] in namespaces()
@@ -209,7 +209,7 @@ async def test_every_catalogue_key_is_used() -> None:
 
 def test_key_detection_finds_literals_and_templates_but_not_module_paths() -> None:
     assert looks_like_key("error.host_only") and looks_like_key("perm.{}")
-    assert not looks_like_key("bot.cogs.play") and not looks_like_key("board.png") and not looks_like_key("error")
+    assert not looks_like_key("bot.cogs.games.play") and not looks_like_key("board.png") and not looks_like_key("error")
     assert "error.ranked_off" in literal_keys()  # a Refusal in the lobby cog
     assert templates_in_code()["perm.{}"] == "bot/ui/replies.py"
 

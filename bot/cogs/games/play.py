@@ -1,0 +1,160 @@
+"""Playing: `/puluc move` (with autocomplete of the caller's legal moves), `/puluc board`, `/puluc resign`,
+`/puluc hint`, and the move buttons, move menu, resign and replay buttons.
+
+Clicks are acknowledged at once (a deferred update) because drawing the next board may take a moment;
+the presenter then edits the game message. This module must never judge a move: `bot.sessions` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.base import PulucCog, place_of
+from bot.cogs.games.delivery import Shown
+from bot.cogs.games.replay_files import replay_of
+from bot.cogs.games.texts import move_label
+from bot.cogs.games.views import confirm_resign_view
+from bot.services import GameServices, services
+from bot.sessions import ActionResult, GameSession
+from bot.sessions.errors import NoGameHere, NotAPlayer, StaleAction
+from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
+from bot.ui.replies import report_error
+from bot.ui.views.ids import ComponentId
+
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+
+
+def played_label(result: ActionResult, notation: str, lang: str) -> str:
+    """The move just played, in words ("throw 3: ..."), or its notation when it cannot be found."""
+    previous = result.previous.legal_options() if result.previous else []
+    played = next((o for o in previous if o.notation == notation.strip()), None)
+    return move_label(played.effect, lang) if played else notation.strip()
+
+
+class Play(PulucCog):
+    """Moves, the board, resigning, hints and replays."""
+
+    @property
+    def games(self) -> GameServices:
+        return services(self.bot)
+
+    def _session_here(self, interaction: discord.Interaction[Any]) -> GameSession:
+        place = place_of(interaction)
+        session = self.games.manager.in_channel(place.channel_id)
+        if session is None:
+            raise NoGameHere(f"no game in channel {place.channel_id}")
+        return session
+
+    # -- commands ---------------------------------------------------------------------------------------
+
+    @app_commands.command(name=command_name("move"), description=command_description("move"))
+    @app_commands.rename(move=option_name("move", "move"))
+    @app_commands.describe(move=option_description("move", "move"))
+    async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
+        session = self._session_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await session.play(interaction.user.id, move)
+        await self.games.presenter.show(result)
+        lang = language_for(interaction.locale)
+        await self.games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, move, lang)))
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction[Any],
+                                current: str) -> list[app_commands.Choice[str]]:
+        session = self.games.manager.in_channel(interaction.channel_id or 0)
+        if session is None:
+            return []
+        lang = language_for(interaction.locale)
+        typed = current.strip().lower()
+        found = []
+        for option in session.options_for(interaction.user.id):
+            label = move_label(option.effect, lang)
+            if typed in option.notation.lower() or typed in label.lower():
+                found.append(app_commands.Choice(name=label[:100], value=option.notation))
+        return found[:MAX_CHOICES]
+
+    @app_commands.command(name=command_name("board"), description=command_description("board"))
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        session = self._session_here(interaction)
+        await interaction.response.defer(thinking=True)
+        await self.games.presenter.repost(session.state, interaction)
+
+    @app_commands.command(name=command_name("resign"), description=command_description("resign"))
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        session = self._session_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await session.resign(interaction.user.id)
+        await self.games.presenter.show(result)
+        await interaction.followup.send(t("play.resigned", language_for(interaction.locale)), ephemeral=True)
+
+    @app_commands.command(name=command_name("hint"), description=command_description("hint"))
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        session = self._session_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        suggestion = await session.suggest(interaction.user.id)
+        lang = language_for(interaction.locale)
+        await interaction.followup.send(
+            t("play.hint", lang, move=move_label(suggestion.effect, lang), notation=suggestion.notation,
+              chance=round(suggestion.chance * 100)),
+            ephemeral=True,
+        )
+
+    # -- buttons ----------------------------------------------------------------------------------------
+
+    async def handle_component(
+        self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]
+    ) -> None:
+        try:
+            await self._handle(interaction, component, values)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _handle(self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]) -> None:
+        games = self.games
+        lang = language_for(interaction.locale)
+        if component.kind == "replay":
+            await self._replay(interaction, component)
+            return
+        session = games.manager.get(component.game_id)
+        if component.kind in ("move", "pick"):
+            notation = component.arg if component.kind == "move" else (values[0] if values else "")
+            await interaction.response.defer()
+            try:
+                result = await session.play(interaction.user.id, notation, turn=component.turn)
+            except StaleAction:
+                # Refused on the game's own message: that message shows an old position, so show the game.
+                if interaction.message is not None and interaction.message.id == session.state.message_id:
+                    await games.presenter.refresh(session.state)
+                raise
+            shown = await games.presenter.show(result, interaction)
+            if shown in (Shown.POSTED, Shown.NOT_SHOWN):
+                # The message the player clicked did not change in front of them: say that the move counted.
+                await games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, notation, lang)))
+        elif component.kind == "resign":
+            if session.state.seat_of(interaction.user.id) is None:
+                raise NotAPlayer(f"user {interaction.user.id} is not in game {component.game_id}")
+            await interaction.response.send_message(
+                t("play.confirm_resign", lang), view=confirm_resign_view(session.state, lang), ephemeral=True
+            )
+        elif component.kind == "confirm":
+            await interaction.response.defer()
+            result = await session.resign(interaction.user.id)
+            await games.presenter.show(result)
+            await interaction.edit_original_response(content=t("play.resigned", lang), view=None)
+        else:
+            raise ValueError(f"play does not handle {component.kind} components")
+
+    async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        state = await self.games.manager.finished_state(component.game_id)
+        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
+                                 self.games.compute)
+        await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Play(bot))

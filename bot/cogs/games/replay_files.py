@@ -1,0 +1,48 @@
+"""A finished game's replay as Discord attachments: the animated board (GIF) and the game's record (JSON).
+
+`/puluc replay` and a finished game's Replay button answer with the same files and the same sentence, drawn
+from the one replay of the stored log (`bot.sessions.rebuild`). Drawing runs in the bot's compute workers. This module
+must never read storage or change a game.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import discord
+
+from bot.cogs.games.boards import board_texts, seat_names
+from bot.cogs.games.texts import variant_label
+from bot.compute import ComputePool
+from bot.sessions import GameState
+from bot.ui.i18n import t
+from bot.ui.pictures import replay_files
+
+REPLAY_THEME = "dark"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The replay's answer: its sentence and its files (the GIF left out when it is too large to upload)."""
+
+    text: str
+    files: list[discord.File]
+
+
+async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool) -> Replay:
+    """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
+    (`interaction.filesize_limit`), drawn in `compute`'s workers."""
+    # The names are the stored ones: a player who asked to be forgotten is already a former player there. The
+    # worker gets the record and the words, not the session's state: it loads nothing of the bot but pictures.
+    gif, record_json = await compute.run(
+        replay_files, state.game_record(), REPLAY_THEME, seat_names(state, lang), board_texts(lang)
+    )
+    game_id = state.game_id
+    files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
+    key = "ladder.replay.done"
+    if len(gif) + len(record_json) <= filesize_limit:
+        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
+    else:
+        key = "ladder.replay.too_big"
+    return Replay(t(key, lang, game_id=game_id, variant=variant_label(state.variant, lang)), files)

@@ -1,0 +1,127 @@
+"""Server settings: `/puluc-admin settings` (Manage Server) sets the default variant and the rules added to
+it by default (fire, scorpion, returning eagles), the default turn timer, whether ranked games are allowed in
+this channel, and the language of public game messages. A default rule must suit the default variant: a
+change that would break that is refused and saves nothing.
+
+Discord hides a command from members without its `default_permissions` only for top-level commands, so
+the settings live in their own `/puluc-admin` group rather than under `/puluc`. This module must never
+touch games in progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.games.texts import duration, variant_title, variant_with_rules
+from bot.config_spec import TURN_TIMER_SECONDS
+from bot.services import services
+from bot.sessions import DEFAULT_VARIANT, GameOptions
+from bot.sessions.errors import InvalidOptions
+from bot.storage.types import GuildSettings
+from bot.ui.i18n import (
+    choices,
+    command_description,
+    command_name,
+    language_for,
+    option_description,
+    option_name,
+    t,
+)
+from bot.ui.replies import Refusal, acknowledge, rules_refusal
+
+SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns")
+
+
+def _admin_text(field: str) -> app_commands.locale_str:
+    # The group is not a /puluc subcommand, so its strings live under [admin], not [cmd.*].
+    key = f"admin.{field}"
+    return app_commands.locale_str(t(key, "en"), key=key)
+
+
+class Settings(commands.Cog):
+    """Per-server and per-channel defaults for new games."""
+
+    admin = app_commands.Group(
+        name=_admin_text("name"),
+        description=_admin_text("desc"),
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @admin.command(name=command_name("settings"), description=command_description("settings"))
+    @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
+    @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        default_variant: str | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
+        ranked: bool | None = None,
+        language: str | None = None,
+        fire: bool | None = None,
+        scorpion: bool | None = None,
+        eagle_returns: bool | None = None,
+    ) -> None:
+        games = services(self.bot)
+        store = games.storage
+        guild_id = interaction.guild_id
+        channel_id = interaction.channel_id
+        assert guild_id is not None and channel_id is not None  # guild_only
+        await acknowledge(interaction, ephemeral=True)
+        changes: dict[str, Any] = {}
+        if default_variant is not None:
+            changes["default_variant"] = default_variant
+        if turn_timer is not None:
+            changes["turn_timer_seconds"] = turn_timer
+        if language is not None:
+            changes["locale"] = None if language == "auto" else language
+        for rule, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
+            if value is not None:
+                changes[rule] = value
+        lang = language_for(interaction.locale)
+        current = await store.guild_settings(guild_id)
+        if changes:
+            default_game(current.updated(**changes), lang)  # refuses before anything is saved
+            current = await store.update_guild_settings(guild_id, **changes)
+        if ranked is not None:
+            await store.set_channel_ranked(guild_id, channel_id, ranked)
+        if language is not None:
+            games.presenter.forget_language(guild_id)
+        channel_ranked = await store.channel_ranked(channel_id)
+        default = default_game(current, lang)
+        summary = t(
+            "settings.summary", lang,
+            variant=variant_with_rules(default.variant, default.rules(), lang),
+            timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
+            ranked=t("settings.on" if channel_ranked else "settings.off", lang),
+            language=t(f"choice.language.{current.locale or 'auto'}", lang),
+        )
+        key = "settings.saved" if changes or ranked is not None else "settings.current"
+        await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
+
+
+def default_game(settings: GuildSettings, lang: str) -> GameOptions:
+    """The game a member of this server gets by naming nothing: the default variant with the default rules.
+    A `Refusal` when a default rule does not suit the default variant (it says why, in `lang`)."""
+    variant = settings.default_variant or DEFAULT_VARIANT
+    options = GameOptions(variant, fire=bool(settings.fire), scorpion=bool(settings.scorpion),
+                          eagle_returns=bool(settings.eagle_returns))
+    try:
+        options.rules()
+    except InvalidOptions as exc:
+        raise Refusal("error.default_rules", reason=rules_refusal(exc, lang),
+                      variant=variant_title(variant, lang)) from exc
+    return options
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Settings(bot))

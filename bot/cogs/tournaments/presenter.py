@@ -1,0 +1,137 @@
+"""Shows tournaments in Discord, and opens their matches' rooms: the bot's side of the tournament flow.
+
+`TournamentPresenter.show` is the tournament manager's listener: it posts the announcement card when a
+tournament is created and edits it after every change, calls both players in each match's thread and posts
+the match's game there (through the game presenter), says in the thread when the round's time limit decided
+a match, announces each round with its pairings and the last round's results, and posts the final standings
+and the winner. `DiscordRooms` opens a public thread per match in the tournament's channel. This module must
+never change a tournament or a game.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any, Final, Literal
+
+import discord
+
+from bot.cogs.games.presenter import Presenter
+from bot.cogs.tournaments.texts import (
+    card_embed,
+    decision_text,
+    final_text,
+    match_call,
+    room_name,
+    round_embed,
+    standings_embed,
+)
+from bot.cogs.tournaments.views import card_view
+from bot.sessions.state import Place
+from bot.storage.tournament_types import Match, Tournament
+from bot.tournaments.manager import TournamentManager
+from bot.tournaments.ports import RoomUnavailable
+from bot.tournaments.results import (
+    Created,
+    MatchDecided,
+    MatchOpened,
+    RoundStarted,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentUpdate,
+)
+from bot.ui.i18n import t
+
+log = logging.getLogger(__name__)
+
+# A match thread stays open (not auto-archived) for a day of quiet; a message wakes it again.
+ROOM_ARCHIVE_MINUTES: Final[Literal[1440]] = 1440
+
+
+def _or_missing(view: discord.ui.View | None) -> Any:
+    return discord.utils.MISSING if view is None else view
+
+
+class DiscordRooms:
+    """`MatchRooms` in Discord: a public thread per match in the tournament's channel."""
+
+    def __init__(self, games: Presenter) -> None:
+        self._games = games
+
+    async def open_room(self, tournament: Tournament, match: Match) -> Place:
+        channel = await self._games.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise RoomUnavailable(f"channel {tournament.channel_id} is gone or cannot hold threads")
+        lang = await self._games.guild_language(tournament.guild_id)
+        try:
+            thread = await channel.create_thread(name=room_name(tournament, match, lang),
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=ROOM_ARCHIVE_MINUTES)
+        except discord.HTTPException as exc:
+            raise RoomUnavailable(f"Discord refused a thread: {exc}") from exc
+        return Place(tournament.guild_id, thread.id, in_thread=True)
+
+
+class TournamentPresenter:
+    """Publishes every tournament update; the manager's listener."""
+
+    def __init__(self, games: Presenter, manager: TournamentManager) -> None:
+        self._games = games
+        self._manager = manager
+
+    async def show(self, update: TournamentUpdate) -> None:
+        tournament = update.tournament
+        lang = await self._games.guild_language(tournament.guild_id)
+        channel = await self._games.channel(tournament.channel_id)
+        rounds: list[int] = []
+        for happening in update.happenings:
+            match happening:
+                case Created():
+                    tournament = await self._post_card(tournament, channel, lang)
+                case MatchOpened(match=opened, game=game):
+                    room = await self._games.channel(opened.thread_id or 0)
+                    if room is not None:
+                        await room.send(match_call(tournament, opened, lang))
+                        await self._games.post(game, None, channel=room)
+                case MatchDecided(match=decided, stopped=stopped):
+                    if stopped is not None:  # the game's own message shows it is over
+                        await self._games.show(stopped)
+                    await self._tell_room(tournament, decided, lang)
+                case RoundStarted(round=number):
+                    rounds.append(number)
+                case TournamentFinished(winner=winner) if channel is not None:
+                    await channel.send(final_text(tournament, winner, lang), embed=standings_embed(tournament, lang))
+                case TournamentCancelled() if channel is not None:
+                    await channel.send(t("tournament.cancelled", lang, name=tournament.settings.name))
+        # Rounds are announced last, once their rooms exist, so the pairings can link to them.
+        for number in rounds:
+            if channel is not None and number <= tournament.round:
+                await channel.send(embed=round_embed(tournament, number, lang))
+        if not any(isinstance(h, Created) for h in update.happenings):
+            await self._edit_card(tournament, channel, lang)
+
+    async def _post_card(self, tournament: Tournament, channel: Any, lang: str) -> Tournament:
+        if channel is None:
+            log.warning("tournament %d: channel %d is not reachable", tournament.tournament_id, tournament.channel_id)
+            return tournament
+        message = await channel.send(embed=card_embed(tournament, lang),
+                                     view=_or_missing(card_view(tournament, lang)))
+        await self._manager.set_message(tournament.tournament_id, message.id)
+        return replace(tournament, message_id=message.id)
+
+    async def _edit_card(self, tournament: Tournament, channel: Any, lang: str) -> None:
+        if channel is None or tournament.message_id is None:
+            return
+        try:
+            await channel.get_partial_message(tournament.message_id).edit(
+                embed=card_embed(tournament, lang), view=card_view(tournament, lang))
+        except discord.NotFound:
+            log.info("tournament %d: its card is gone", tournament.tournament_id)
+
+    async def _tell_room(self, tournament: Tournament, decided: Match, lang: str) -> None:
+        text = decision_text(tournament, decided, lang)
+        if text is None or decided.thread_id is None:
+            return
+        room = await self._games.channel(decided.thread_id)
+        if room is not None:
+            await room.send(text)
