@@ -85,7 +85,7 @@ from load_probes import CpuMeter, ErrorLog, FirstResponses, MemorySampler, board
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.cogs.games.texts import BOARD_FILE
-from bot.config import Settings, load_settings
+from bot.config import Config, load_config
 
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
 ACK_DEADLINE_S = 3.0
@@ -100,12 +100,12 @@ HANDLERS_GRACE_S = 30.0
 SETUP_TIMEOUT_S = 120.0
 
 
-def settings_for(database_url: str) -> Settings:
+def settings_for(database_url: str) -> Config:
     """The settings `puluc-bot` would read from this environment, with the benchmark's database and without
     the pauses meant for people (the per-user command cooldown, the AI's delay)."""
     environ = {**os.environ, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url,
                "COMMAND_COOLDOWN_SECONDS": "0", "AI_MOVE_DELAY_SECONDS": "0"}
-    return load_settings(environ, None)
+    return load_config(environ, None)
 
 
 def think_range(text: str) -> tuple[float, float]:
@@ -212,12 +212,12 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                            shard: tuple[int, int] | None = None, wait_for_go: bool = False) -> dict[str, Any]:
     """Run the bot with `games` tables under load and return the raw figures (lists of seconds, counts)."""
     errors = ErrorLog()
-    settings = settings_for(database_url)
+    config = settings_for(database_url)
     from bot.app import PulucBot
 
     label = "" if shard is None else f"-s{shard[0]}"
     with errors.installed(), MemorySampler() as memory:
-        bot = PulucBot(settings)
+        bot = PulucBot(config)
         async with simcord.run(bot, check_errors=False) as env:
             if shard is not None:
                 partition_ids(env, *shard)
@@ -285,8 +285,8 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
         "cpu_s": asdict(used),
         "load_before": load_before,
         "load_after": load_after,
-        "workers": getattr(settings, "workers", None),
-        "shards": None if getattr(settings, "shards", None) is None else str(getattr(settings, "shards", None)),
+        "workers": getattr(config, "workers", None),
+        "shards": None if getattr(config, "shards", None) is None else str(getattr(config, "shards", None)),
         "pid": os.getpid(),
     }
 

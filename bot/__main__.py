@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import ConfigError, Settings, find_env_file, load_settings
+from bot.config import Config, ConfigError, find_env_file, load_config
 
 __all__ = ["main"]
 
@@ -41,17 +41,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"--seed chooses the game of --demo and nothing else; write {PROG} --demo OUTDIR --seed N.")
 
     try:
-        settings = load_settings(os.environ, find_env_file(args.env_file))
+        config = load_config(os.environ, find_env_file(args.env_file))
     except ConfigError as exc:
         return _fail(str(exc))
 
     if args.check:
-        return asyncio.run(_check(settings))
+        return asyncio.run(_check(config))
 
     from bot.logs import setup_logging
 
-    setup_logging(settings.log_level_number, secrets=settings.secrets)
-    return asyncio.run(_start(settings))
+    setup_logging(config.log_level_number, secrets=config.secrets)
+    return asyncio.run(_start(config))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,16 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _check(settings: Settings) -> int:
+async def _check(config: Config) -> int:
     from bot.cli.preflight import PreflightError, preflight
 
     try:
-        found = await preflight(settings)
+        found = await preflight(config)
     except PreflightError as exc:
         return _fail(str(exc))
     for line in (*found.findings(), *found.notes):
         print(f"{PROG}: {line}")
-    guilds = f"server {settings.dev_guild_id}" if settings.dev_guild_id is not None else "all servers"
+    guilds = f"server {config.dev_guild_id}" if config.dev_guild_id is not None else "all servers"
     print(
         f"{PROG}: configuration OK: commands will sync to {guilds}; the token looks well formed "
         "(Discord is not contacted by --check)."
@@ -103,19 +103,19 @@ async def _check(settings: Settings) -> int:
     return 0
 
 
-async def _start(settings: Settings) -> int:
+async def _start(config: Config) -> int:
     from bot.app import run_bot
     from bot.cli.preflight import PreflightError, preflight
 
     try:
-        found = await preflight(settings)
+        found = await preflight(config)
     except PreflightError as exc:
         return _fail(str(exc))
     for line in found.findings(starting=True):
         log.info("%s", line)
     for line in found.notes:
         log.warning("%s", line)
-    return await run_bot(settings)
+    return await run_bot(config)
 
 
 def _demo(outdir: Path, seed: int) -> int:

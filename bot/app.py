@@ -25,7 +25,7 @@ from discord.ext import commands
 
 import renderer
 from bot.compute import ComputePool, default_workers
-from bot.config import Settings
+from bot.config import Config
 from bot.services import GameServices
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
@@ -58,7 +58,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.games.play",
     "bot.cogs.info",
     "bot.cogs.server_settings.cog",
-    "bot.cogs.seasons.cog",  # after settings: it joins the /puluc-admin group
+    "bot.cogs.seasons.cog",  # after server_settings: it joins the /puluc-admin group
     "bot.cogs.ladders.cog",
     "bot.cogs.tournaments.cog",
 )
@@ -104,9 +104,9 @@ class PulucTree(app_commands.CommandTree["PulucBot"]):
 
 
 class PulucBot(commands.Bot):
-    """The bot subclass: owns the settings, the database and the shutdown sequence."""
+    """The bot subclass: owns the configuration, the database and the shutdown sequence."""
 
-    def __init__(self, settings: Settings, *, seeds: Callable[[], int] = system_seed,
+    def __init__(self, config: Config, *, seeds: Callable[[], int] = system_seed,
                  ack_grace: float = ACK_GRACE_SECONDS) -> None:
         """`seeds` gives each new game its seed (throw-off and throws); tests pass a fixed sequence.
         `ack_grace` is how long a command may wait on the database before it is acknowledged
@@ -120,7 +120,7 @@ class PulucBot(commands.Bot):
         # Slash commands and components need no privileged intent; `guilds` keeps channel and thread caches.
         intents = discord.Intents.none()
         intents.guilds = True
-        shards = settings.shards
+        shards = config.shards
         # With SHARD_COUNT (ShardedPulucBot): only this process's shards connect, so Discord sends it only
         # their servers' events and interactions.
         sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
@@ -133,7 +133,7 @@ class PulucBot(commands.Bot):
             tree_cls=PulucTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
-        self.settings = settings
+        self.config = config
         self._seeds = seeds
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
@@ -168,9 +168,9 @@ class PulucBot(commands.Bot):
         return sum(1 for task in self._in_flight if not task.done())
 
     async def setup_hook(self) -> None:
-        where = self.settings.database.where
+        where = self.config.database.where
         try:
-            storage = await open_storage(self.settings.database)
+            storage = await open_storage(self.config.database)
         except SchemaTooNew as exc:
             raise StartupError(f"{where}: {exc}.") from exc
         except StorageUnavailable as exc:
@@ -182,19 +182,19 @@ class PulucBot(commands.Bot):
             await storage.close()
             return
         # This process becomes the one writer of its shards' games (all of them without SHARD_COUNT), or stops.
-        shards = self.settings.shards or Shards.whole()
+        shards = self.config.shards or Shards.whole()
         try:
             await storage.claim_shards(shards)
         except (ShardsTaken, StorageUnavailable) as exc:
             await storage.close()
             raise StartupError(f"cannot run {shards} on the database at {where}: {exc}.") from exc
         self._storage = storage
-        if self.settings.font_path is not None:
-            renderer.use_font(str(self.settings.font_path))
+        if self.config.font_path is not None:
+            renderer.use_font(str(self.config.font_path))
         await self.tree.set_translator(PulucTranslator())
-        self.compute = await start_compute(self.settings)
+        self.compute = await start_compute(self.config)
         # Open games are reloaded and their timers restarted before any command or button can reach them.
-        self.games = await start_game_services(self, self.settings, storage, seeds=self._seeds,
+        self.games = await start_game_services(self, self.config, storage, seeds=self._seeds,
                                                compute=self.compute)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -212,7 +212,7 @@ class PulucBot(commands.Bot):
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Publish the slash commands: to DEV_GUILD_ID at once when set, else globally."""
-        guild_id = self.settings.dev_guild_id
+        guild_id = self.config.dev_guild_id
         try:
             if guild_id is None:
                 synced = await self.tree.sync()
@@ -299,23 +299,23 @@ class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
     """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
 
 
-def bot_for(settings: Settings, *, seeds: Callable[[], int] = system_seed,
+def bot_for(config: Config, *, seeds: Callable[[], int] = system_seed,
             ack_grace: float = ACK_GRACE_SECONDS) -> PulucBot:
     """The bot class the settings ask for: sharded with SHARD_COUNT, else the plain one."""
-    if settings.shards is None:
-        return PulucBot(settings, seeds=seeds, ack_grace=ack_grace)
-    return ShardedPulucBot(settings, seeds=seeds, ack_grace=ack_grace)
+    if config.shards is None:
+        return PulucBot(config, seeds=seeds, ack_grace=ack_grace)
+    return ShardedPulucBot(config, seeds=seeds, ack_grace=ack_grace)
 
 
 # Imported once by the fork server, so every worker process starts with them loaded.
 WORKER_PRELOAD = ("puluc.ai", "renderer", "bot.ui.pictures")
 
 
-async def start_compute(settings: Settings) -> ComputePool:
+async def start_compute(config: Config) -> ComputePool:
     """The bot's worker pool (WORKERS processes, one per core when unset), with every worker started and
     warmed up before the first game is shown; its start-up time is logged."""
-    workers = default_workers() if settings.workers is None else settings.workers
-    font = None if settings.font_path is None else str(settings.font_path)
+    workers = default_workers() if config.workers is None else config.workers
+    font = None if config.font_path is None else str(config.font_path)
     pool = ComputePool(workers, warm_up=partial(warm_up, font), preload=WORKER_PRELOAD)
     seconds = await pool.start()
     if pool.in_process:
@@ -325,14 +325,14 @@ async def start_compute(settings: Settings) -> ComputePool:
     return pool
 
 
-async def run_bot(settings: Settings) -> int:
+async def run_bot(config: Config) -> int:
     """Run the bot until it stops; return the exit code: 0 after a clean shutdown, 1 on a fatal error."""
-    bot = bot_for(settings)
+    bot = bot_for(config)
     loop = asyncio.get_running_loop()
     handled = install_signal_handlers(loop, bot)
     try:
         async with bot:
-            await bot.start(settings.discord_token)
+            await bot.start(config.discord_token)
         # start() returns as soon as the gateway closes; the shutdown sequence may still be closing the database.
         await bot.wait_shut_down()
     except discord.LoginFailure:

@@ -1,7 +1,7 @@
-"""The bot's settings: one typed, frozen object read from the environment and a `.env` file.
+"""The bot's configuration: one typed, frozen object read from the environment and a `.env` file.
 
 `find_env_file` decides which `.env` is read (the one `--env-file` names, which must exist, else `./.env`
-if there is one) and `load_settings` is the only place that reads configuration. Every value is checked
+if there is one) and `load_config` is the only place that reads configuration. Every value is checked
 against its one definition in `bot/config_spec.py`; every problem becomes a `ConfigError` whose message
 is one line saying which setting is wrong and what to write instead.
 
@@ -45,7 +45,7 @@ from bot.storage.errors import UnsupportedDatabaseUrl
 from bot.storage.shards import Shards, parse_shard_ids
 from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
 
-__all__ = ["DEFAULT_DATABASE_URL", "ConfigError", "EnvFile", "Settings", "find_env_file", "load_settings"]
+__all__ = ["DEFAULT_DATABASE_URL", "Config", "ConfigError", "EnvFile", "find_env_file", "load_config"]
 
 ENV_FILE_NAME = ".env"
 
@@ -75,8 +75,8 @@ class EnvFile:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything the bot can be configured with. Built by `load_settings`, never mutated."""
+class Config:
+    """Everything the bot can be configured with. Built by `load_config`, never mutated."""
 
     discord_token: str = field(repr=False)
     database: DatabaseUrl = field(default_factory=lambda: parse_database_url(DEFAULT_DATABASE_URL))
@@ -127,8 +127,8 @@ def find_env_file(named: Path | None = None) -> EnvFile:
     return EnvFile(path, True)
 
 
-def load_settings(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> Settings:
-    """Build `Settings` from `env_file` (if found) overridden by `environ`.
+def load_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> Config:
+    """Build `Config` from `env_file` (if found) overridden by `environ`.
 
     `env_file` is what `find_env_file` returned, or a path that must exist (as with --env-file), or None to
     read the environment alone. Empty values count as unset, so a copied `.env.example` works as is.
@@ -152,7 +152,7 @@ def load_settings(environ: Mapping[str, str], env_file: EnvFile | Path | None = 
                 "to every server."
             )
 
-    return Settings(
+    return Config(
         discord_token=token,
         database=_database(values, base),
         dev_guild_id=dev_guild_id,

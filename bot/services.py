@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.compute import ComputePool
-from bot.config import Settings
+from bot.config import Config
 from bot.sessions import SessionManager
 from bot.storage.protocol import Storage
 
@@ -56,7 +56,7 @@ class Cooldowns:
 
 @dataclass
 class GameServices:
-    settings: Settings
+    config: Config
     storage: Storage
     manager: SessionManager
     presenter: Presenter

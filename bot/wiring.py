@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
-from bot.config import Settings
+from bot.config import Config
 from bot.services import Cooldowns, GameServices, discord_clock
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 async def start_game_services(
     bot: commands.Bot,
-    settings: Settings,
+    config: Config,
     storage: Storage,
     *,
     picker: MovePicker | None = None,
@@ -42,18 +42,18 @@ async def start_game_services(
     manager = SessionManager(
         storage,
         seeds=seeds,
-        picker=picker or engine_picker(settings.ai_budget_ms, compute),
-        advisor=engine_advisor(settings.ai_budget_ms, compute),
+        picker=picker or engine_picker(config.ai_budget_ms, compute),
+        advisor=engine_advisor(config.ai_budget_ms, compute),
         clock=clock,
-        limits=Limits(max_open_per_host=settings.max_open_games_per_user, ai_delay=settings.ai_move_delay_seconds),
-        shards=settings.shards,
+        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds),
+        shards=config.shards,
     )
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
     presenter = Presenter(
         bot,
         manager,
-        chart_budget_ms=min(CHART_POINT_BUDGET_MS, settings.ai_budget_ms),
-        bar_ms=settings.advantage_bar_ms,
+        chart_budget_ms=min(CHART_POINT_BUDGET_MS, config.ai_budget_ms),
+        bar_ms=config.advantage_bar_ms,
         compute=compute,
     )
 
@@ -68,7 +68,7 @@ async def start_game_services(
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage, manager, rooms=DiscordRooms(presenter), clock=clock,
-        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * settings.ai_budget_ms, compute),
+        adjudicator=engine_adjudicator(ADJUDICATION_MOVES * config.ai_budget_ms, compute),
     )
     tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
     loaded = await manager.load()
@@ -77,7 +77,7 @@ async def start_game_services(
     manager.start_timers()
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
-    return GameServices(settings, storage, manager, presenter, Cooldowns(settings.command_cooldown_seconds, clock),
+    return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
                         tournaments, compute)
 
 

@@ -17,10 +17,10 @@ import simcord
 import simcord.interactions as sim_interactions
 
 from bot.app import PulucBot
-from bot.config import Settings
+from bot.config import Config
 from bot.storage.sqlite.store import SqliteStore, open_store
 from puluc import Rules
-from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_settings, seeded_bot
+from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_config, seeded_bot
 from tests.postgres import fresh_schema
 
 pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
@@ -111,23 +111,23 @@ async def postgres_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
-    """The test bot's settings (`make_settings`) on a new SQLite file; with worker processes as deployed
+def config(tmp_path: Path, request: pytest.FixtureRequest) -> Config:
+    """The test bot's settings (`make_config`) on a new SQLite file; with worker processes as deployed
     under the `worker_processes` marker."""
     if request.node.get_closest_marker("worker_processes") is not None:
-        return make_settings(tmp_path / "puluc.db", workers=None)
-    return make_settings(tmp_path / "puluc.db")
+        return make_config(tmp_path / "puluc.db", workers=None)
+    return make_config(tmp_path / "puluc.db")
 
 
 @pytest.fixture
-async def bots(settings: Settings) -> AsyncIterator[MakeBot]:
-    """Makes seeded bots (`bots()` on the test's settings, `bots(other_settings)`), for a start or a restart,
+async def bots(config: Config) -> AsyncIterator[MakeBot]:
+    """Makes seeded bots (`bots()` on the test's config, `bots(other_settings)`), for a start or a restart,
     and closes every one at the end: SimCord detaches a bot without closing it, and an open database
     connection would outlive the test."""
     made: list[PulucBot] = []
 
-    def make(on: Settings | None = None) -> PulucBot:
-        bot = seeded_bot(on or settings)
+    def make(on: Config | None = None) -> PulucBot:
+        bot = seeded_bot(on or config)
         made.append(bot)
         return bot
 

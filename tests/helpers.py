@@ -33,7 +33,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 
 from bot.app import PulucBot, bot_for
-from bot.config import Settings
+from bot.config import Config
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
 from bot.sessions.session import Advisor, MovePicker
@@ -261,7 +261,7 @@ TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.s3cr3tPartThatMustNeverBePrinted0"
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
-def make_settings(path: Path, **overrides: Any) -> Settings:
+def make_config(path: Path, **overrides: Any) -> Config:
     """The bot's settings on a database file: the AI thinks for 10 ms and moves at once, no cooldown, and the
     boards and the AI run in threads of the bot's process (WORKERS=0): the same jobs through the same
     `ComputePool` calls, without starting two worker processes for every bot. `workers=None` runs the bot
@@ -271,18 +271,18 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
         "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0, "workers": 0,
     }
     values.update(overrides)
-    return Settings(**values)
+    return Config(**values)
 
 
-def seeded_bot(settings: Settings, seed: int = GAME_SEED) -> PulucBot:
+def seeded_bot(config: Config, seed: int = GAME_SEED) -> PulucBot:
     """The real bot (sharded when the settings say so), with game seeds from `seed_sequence(seed)`."""
-    return bot_for(settings, seeds=seed_sequence(seed))
+    return bot_for(config, seeds=seed_sequence(seed))
 
 
 class MakeBot(Protocol):
-    """The `bots` fixture: a seeded bot on the test's settings, or on others (`bots(other)`)."""
+    """The `bots` fixture: a seeded bot on the test's config, or on others (`bots(other)`)."""
 
-    def __call__(self, settings: Settings | None = None) -> PulucBot: ...
+    def __call__(self, config: Config | None = None) -> PulucBot: ...
 
 
 class World:

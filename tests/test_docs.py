@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import EnvFile, load_settings
+from bot.config import EnvFile, load_config
 from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]
@@ -66,8 +66,8 @@ def test_the_default_database_lands_in_the_volume_inside_the_container(database_
     # copied .env.example sets DATABASE_URL to its default, overriding the image's own absolute one.
     workdir = Path(dockerfile_value("WORKDIR"))
     volume = Path(dockerfile_value("VOLUME").strip('[]"'))
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url}, EnvFile(workdir / ".env", False))
-    assert Path(settings.database.where).parent == volume
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url}, EnvFile(workdir / ".env", False))
+    assert Path(config.database.where).parent == volume
 
 
 def test_compose_sharded_processes_split_every_shard_once_and_load_their_settings() -> None:
@@ -83,9 +83,9 @@ def test_compose_sharded_processes_split_every_shard_once_and_load_their_setting
         assert value["DATABASE_URL"].startswith("postgresql://"), f"{name} shares a PostgreSQL database"
         environ = {"DISCORD_TOKEN": TOKEN, **value}
         environ["DATABASE_URL"] = value["DATABASE_URL"].replace("${POSTGRES_PASSWORD:-}", "secret")
-        settings = load_settings(environ, None)
-        assert settings.shards is not None
-        counts.add(settings.shards.count)
-        owned += list(settings.shards.ids)
+        config = load_config(environ, None)
+        assert config.shards is not None
+        counts.add(config.shards.count)
+        owned += list(config.shards.ids)
     assert len(counts) == 1, "every process has the same SHARD_COUNT"
     assert sorted(owned) == list(range(counts.pop())), "every shard is run by exactly one process"

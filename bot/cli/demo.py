@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.cogs.games.boards import render_advantage, render_game_replay, render_png, seat_names
-from bot.config import Settings
+from bot.config import Config
 from bot.sessions import Moved, Place, SeatState
 from bot.sessions.play import Draft, play_move, throw_for_turns
 from bot.sessions.state import GameState
@@ -48,7 +48,7 @@ class DemoFolderInUse(ValueError):
 
 
 def board_png(
-    state: GameState, last: MoveEffect | None, lang: str = DEFAULT_LANGUAGE, bar_ms: int = Settings.advantage_bar_ms
+    state: GameState, last: MoveEffect | None, lang: str = DEFAULT_LANGUAGE, bar_ms: int = Config.advantage_bar_ms
 ) -> bytes:
     """The board of the game message for `state`, exactly as the presenter draws it (the advantage bar at
     the bot's default thinking budget unless `bar_ms` says otherwise)."""

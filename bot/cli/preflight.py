@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config import Config
 from bot.storage import (
     Inspection,
     SchemaTooNew,
@@ -36,7 +36,7 @@ class PreflightError(Exception):
 class Preflight:
     """What `preflight` found: every line is true of the setup as it is now."""
 
-    settings: Settings
+    config: Config
     database: Inspection
     font: str  # the font file the boards are drawn with, or BUILTIN_FONT
 
@@ -45,46 +45,46 @@ class Preflight:
         """Things that work but are probably not what the owner meant."""
         return tuple(
             f"{self._env_name} sets {name}, which is no setting of the bot (ignored); did you mean {meant}?"
-            for name, meant in self.settings.misspelt
+            for name, meant in self.config.misspelt
         )
 
     def findings(self, *, starting: bool = False) -> tuple[str, ...]:
         """One line each: the settings file, the database, the font (`starting`: said at start-up)."""
-        env = self.settings.env_file
+        env = self.config.env_file
         return (
             str(env) if env is not None else "settings from the environment only",
             f"database {self.database.where}: {self.database.describe(starting=starting)}",
             f"board font: {self.font}",
-            describe_shards(self.settings),
+            describe_shards(self.config),
         )
 
     @property
     def _env_name(self) -> str:
-        env = self.settings.env_file
+        env = self.config.env_file
         return str(env.path) if env is not None else ".env"
 
 
-async def preflight(settings: Settings) -> Preflight:
+async def preflight(config: Config) -> Preflight:
     """Check the shards, the database and the font `settings` name, changing nothing; `PreflightError` on a
     problem."""
-    check_shards(settings)
-    database = await inspect_database(settings)
-    font = await asyncio.to_thread(check_font, settings.font_path)
-    return Preflight(settings, database, font)
+    check_shards(config)
+    database = await inspect_database(config)
+    font = await asyncio.to_thread(check_font, config.font_path)
+    return Preflight(config, database, font)
 
 
-def check_shards(settings: Settings) -> None:
+def check_shards(config: Config) -> None:
     """SHARD_IDS that leave shards to other processes need a database they can share: PostgreSQL."""
-    shards = settings.shards
-    if shards is not None and not shards.is_whole and isinstance(settings.database, SqliteUrl):
+    shards = config.shards
+    if shards is not None and not shards.is_whole and isinstance(config.database, SqliteUrl):
         raise PreflightError(
             f"SHARD_IDS runs {shards} in this process, so other processes would run the rest, but a SQLite "
             "file serves one process only: use PostgreSQL (README, Scaling) or leave SHARD_IDS empty."
         )
 
 
-def describe_shards(settings: Settings) -> str:
-    shards = settings.shards
+def describe_shards(config: Config) -> str:
+    shards = config.shards
     if shards is None:
         return "shards: one process for every server (SHARD_COUNT and SHARD_IDS empty)"
     if shards.is_whole:
@@ -92,10 +92,10 @@ def describe_shards(settings: Settings) -> str:
     return f"shards: this process runs {shards}; others on the same database run the rest"
 
 
-async def inspect_database(settings: Settings) -> Inspection:
-    where = settings.database.where
+async def inspect_database(config: Config) -> Inspection:
+    where = config.database.where
     try:
-        found = await inspect_storage(settings.database)
+        found = await inspect_storage(config.database)
     except SchemaTooNew as exc:
         raise PreflightError(f"{where}: {exc}.") from exc
     except StorageUnavailable as exc:

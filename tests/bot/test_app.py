@@ -14,19 +14,19 @@ import simcord
 
 from bot import app
 from bot.app import SHUTTING_DOWN_MESSAGE, PulucBot, StartupError, run_bot
-from bot.config import Settings, load_settings
+from bot.config import Config, load_config
 from tests.helpers import TOKEN
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/puluc.db"}, None)
+def config(tmp_path: Path) -> Config:
+    return load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/puluc.db"}, None)
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings) -> PulucBot:
+def simcord_bot(config: Config) -> PulucBot:
     """The bot SimCord's `simcord_env` fixture runs: a real PulucBot plus one trivial command."""
-    bot = PulucBot(settings)
+    bot = PulucBot(config)
 
     @bot.tree.command(name="ping", description="Answer pong")
     async def ping(interaction: discord.Interaction) -> None:
@@ -51,9 +51,9 @@ def member(env: simcord.Env) -> tuple[simcord.MemberActor, simcord.ChannelHandle
     return guild.add_member(env.create_user("alice")), channel
 
 
-async def test_setup_hook_opens_and_migrates_the_store(env: simcord.Env, bot: PulucBot, settings: Settings) -> None:
+async def test_setup_hook_opens_and_migrates_the_store(env: simcord.Env, bot: PulucBot, config: Config) -> None:
     assert await bot.storage.integrity_check() == "ok"
-    assert Path(settings.database.where).is_file()
+    assert Path(config.database.where).is_file()
 
 
 async def test_bot_asks_for_no_privileged_intent(bot: PulucBot) -> None:
@@ -62,9 +62,9 @@ async def test_bot_asks_for_no_privileged_intent(bot: PulucBot) -> None:
 
 
 @pytest.mark.parametrize("grace", [-0.1, 3.0, 10.0])
-def test_a_grace_period_that_would_miss_discords_deadline_is_refused(settings: Settings, grace: float) -> None:
+def test_a_grace_period_that_would_miss_discords_deadline_is_refused(config: Config, grace: float) -> None:
     with pytest.raises(ValueError, match="under Discord's 3 s deadline"):
-        PulucBot(settings, ack_grace=grace)
+        PulucBot(config, ack_grace=grace)
 
 
 async def test_commands_answer_while_running(env: simcord.Env, bot: PulucBot) -> None:
@@ -139,21 +139,21 @@ async def test_interaction_stuck_past_the_grace_period_is_cancelled(env: simcord
 
 async def test_unopenable_database_stops_start_up_with_a_clear_reason(tmp_path: Path) -> None:
     (tmp_path / "occupied").write_text("a file, not a directory")
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/occupied/puluc.db"}, None)
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/occupied/puluc.db"}, None)
     with pytest.raises(StartupError, match=r"cannot open the database at .*occupied/puluc\.db"):
-        async with simcord.run(PulucBot(settings)):
+        async with simcord.run(PulucBot(config)):
             pass
 
 
 async def test_token_rejected_by_discord_exits_1_with_one_line(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async def reject(self: object, token: str) -> None:
         # What discord.py raises when Discord answers the login with 401 Unauthorized.
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
-    assert await run_bot(settings) == 1
+    assert await run_bot(config) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("puluc-bot: error: Discord rejected DISCORD_TOKEN")
@@ -170,13 +170,13 @@ async def _finished_shutdown(bot: PulucBot) -> None:
 
 
 async def test_unreachable_discord_exits_1_with_one_line(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    config: Config, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async def unreachable(self: object, token: str) -> None:
         raise ConnectionRefusedError(111, "Connection refused")
 
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", unreachable)
-    assert await run_bot(settings) == 1
+    assert await run_bot(config) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("puluc-bot: error: cannot reach Discord (ConnectionRefusedError")
@@ -207,11 +207,11 @@ async def test_in_no_server_the_bot_logs_its_invite_link_once(
 
 
 async def test_in_a_server_the_bot_logs_no_invite_link(
-    caplog: pytest.LogCaptureFixture, env: simcord.Env, settings: Settings
+    caplog: pytest.LogCaptureFixture, env: simcord.Env, config: Config
 ) -> None:
     env.create_guild("Puluc Club")
     caplog.clear()
-    restarted = PulucBot(settings)
+    restarted = PulucBot(config)
     await env.restart_bot(restarted)
     assert len(restarted.guilds) == 1
     assert [r for r in caplog.records if "oauth2/authorize" in r.getMessage()] == []

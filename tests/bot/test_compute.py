@@ -20,7 +20,7 @@ import pytest_asyncio
 from bot.app import WORKER_PRELOAD
 from bot.cogs.games.boards import board_request, chart_request, render_advantage, render_png
 from bot.compute import WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, load_config
 from bot.sessions import GameState
 from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
@@ -142,16 +142,16 @@ async def test_a_closed_pool_refuses_jobs() -> None:
 
 
 def test_workers_default_to_one_per_core_and_accept_zero() -> None:
-    assert load_settings({"DISCORD_TOKEN": TOKEN}).workers is None
+    assert load_config({"DISCORD_TOKEN": TOKEN}).workers is None
     assert default_workers() >= 1
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": "0"}).workers == 0
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": "3"}).workers == 3
+    assert load_config({"DISCORD_TOKEN": TOKEN, "WORKERS": "0"}).workers == 0
+    assert load_config({"DISCORD_TOKEN": TOKEN, "WORKERS": "3"}).workers == 3
 
 
 @pytest.mark.parametrize("value", ["-1", "65", "two", "1.5"])
 def test_a_bad_workers_value_is_one_clear_line(value: str) -> None:
     with pytest.raises(ConfigError) as raised:
-        load_settings({"DISCORD_TOKEN": TOKEN, "WORKERS": value})
+        load_config({"DISCORD_TOKEN": TOKEN, "WORKERS": value})
     message = str(raised.value)
     assert "\n" not in message and "WORKERS must be a whole number of worker processes from 0 to 64" in message
 

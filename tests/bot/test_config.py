@@ -1,4 +1,4 @@
-"""Settings: read from `.env` and the environment, checked against their one definition, one line per mistake,
+"""Config: read from `.env` and the environment, checked against their one definition, one line per mistake,
 the token never echoed, relative paths anchored to the `.env` file's folder."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, EnvFile, Settings, find_env_file, load_settings
+from bot.config import Config, ConfigError, EnvFile, find_env_file, load_config
 from bot.config_spec import LOG_LEVEL, SETTINGS, NumberSetting
 from bot.storage.urls import SqliteUrl
 from tests.helpers import TOKEN
@@ -34,39 +34,39 @@ def write_env(folder: Path, text: str) -> Path:
 
 def config_error(environ: dict[str, str], env_file: EnvFile | Path | None = None) -> str:
     with pytest.raises(ConfigError) as caught:
-        load_settings(environ, env_file)
+        load_config(environ, env_file)
     message = str(caught.value)
     assert "\n" not in message, "a configuration error must be one line"
     return message
 
 
 def test_defaults_apply_when_only_the_token_is_given(elsewhere: Path) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN})
-    assert settings.discord_token == TOKEN
-    assert settings.database == SqliteUrl(elsewhere / "data" / "puluc.db")
-    assert settings.dev_guild_id is None
-    assert settings.log_level == "INFO"
-    assert settings.turn_timer_seconds == 600
-    assert settings.ai_budget_ms == 300
-    assert settings.max_open_games_per_user == 3
-    assert settings.font_path is None
-    assert settings.env_file is None
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert config.discord_token == TOKEN
+    assert config.database == SqliteUrl(elsewhere / "data" / "puluc.db")
+    assert config.dev_guild_id is None
+    assert config.log_level == "INFO"
+    assert config.turn_timer_seconds == 600
+    assert config.ai_budget_ms == 300
+    assert config.max_open_games_per_user == 3
+    assert config.font_path is None
+    assert config.env_file is None
 
 
 def test_env_file_is_read(tmp_path: Path) -> None:
     env_file = write_env(tmp_path, f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=debug\nTURN_TIMER_SECONDS=120\n")
-    settings = load_settings({}, env_file)
-    assert settings.discord_token == TOKEN
-    assert settings.log_level == "DEBUG"
-    assert settings.turn_timer_seconds == 120
-    assert settings.env_file == EnvFile(env_file, True)
+    config = load_config({}, env_file)
+    assert config.discord_token == TOKEN
+    assert config.log_level == "DEBUG"
+    assert config.turn_timer_seconds == 120
+    assert config.env_file == EnvFile(env_file, True)
 
 
 def test_environment_overrides_env_file(tmp_path: Path) -> None:
     env_file = write_env(tmp_path, "DISCORD_TOKEN=not-a-token\nAI_BUDGET_MS=50\n")
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "AI_BUDGET_MS": "900"}, env_file)
-    assert settings.discord_token == TOKEN
-    assert settings.ai_budget_ms == 900
+    config = load_config({"DISCORD_TOKEN": TOKEN, "AI_BUDGET_MS": "900"}, env_file)
+    assert config.discord_token == TOKEN
+    assert config.ai_budget_ms == 900
 
 
 def test_the_default_env_file_is_the_one_in_the_current_folder(elsewhere: Path) -> None:
@@ -74,7 +74,7 @@ def test_the_default_env_file_is_the_one_in_the_current_folder(elsewhere: Path) 
     write_env(elsewhere, f"DISCORD_TOKEN={TOKEN}\n")
     found = find_env_file()
     assert found == EnvFile(elsewhere / ".env", True)
-    assert load_settings({}, found).discord_token == TOKEN
+    assert load_config({}, found).discord_token == TOKEN
 
 
 def test_a_named_env_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
@@ -99,21 +99,21 @@ def test_relative_paths_are_relative_to_the_env_files_folder(tmp_path: Path, els
     (home / "fonts").mkdir(parents=True)
     (home / "fonts" / "board.ttf").write_bytes(b"\0")
     env_file = write_env(home, f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///data/puluc.db\nFONT_PATH=fonts/board.ttf\n")
-    settings = load_settings({}, find_env_file(env_file))
-    assert settings.database == SqliteUrl(home / "data" / "puluc.db")
-    assert settings.font_path == home / "fonts" / "board.ttf"
+    config = load_config({}, find_env_file(env_file))
+    assert config.database == SqliteUrl(home / "data" / "puluc.db")
+    assert config.font_path == home / "fonts" / "board.ttf"
     # Started from elsewhere, the same file names the same database, and never one under the current folder.
-    assert not str(settings.database.where).startswith(str(elsewhere))
+    assert not str(config.database.where).startswith(str(elsewhere))
 
 
 def test_relative_paths_without_an_env_file_are_relative_to_the_current_folder(elsewhere: Path) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///state/../puluc.db"})
-    assert settings.database == SqliteUrl(elsewhere / "puluc.db")
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///state/../puluc.db"})
+    assert config.database == SqliteUrl(elsewhere / "puluc.db")
 
 
 def test_absolute_database_url_gives_an_absolute_path(tmp_path: Path) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/p.db"})
-    assert settings.database == SqliteUrl(tmp_path / "p.db")
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": f"sqlite:///{tmp_path}/p.db"})
+    assert config.database == SqliteUrl(tmp_path / "p.db")
 
 
 def test_an_in_memory_database_is_refused_for_the_bot() -> None:
@@ -125,8 +125,8 @@ def test_an_in_memory_database_is_refused_for_the_bot() -> None:
 def test_copied_env_example_with_blank_values_uses_the_defaults(tmp_path: Path) -> None:
     example = (Path(__file__).parents[2] / ".env.example").read_text(encoding="utf-8")
     env_file = write_env(tmp_path, example.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={TOKEN}", 1))
-    from_example = load_settings({}, env_file)
-    from_defaults = load_settings({"DISCORD_TOKEN": TOKEN}, EnvFile(tmp_path / ".env", False))
+    from_example = load_config({}, env_file)
+    from_defaults = load_config({"DISCORD_TOKEN": TOKEN}, EnvFile(tmp_path / ".env", False))
     assert from_example.misspelt == ()
     assert from_example == replace(from_defaults, env_file=from_example.env_file)
 
@@ -184,9 +184,9 @@ def test_error_messages_never_contain_any_part_of_the_token(token: str) -> None:
 
 
 def test_settings_repr_hides_the_token() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN})
-    assert "s3cr3t" not in repr(settings)
-    assert "s3cr3t" not in str(settings)
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert "s3cr3t" not in repr(config)
+    assert "s3cr3t" not in str(config)
 
 
 @pytest.mark.parametrize(
@@ -198,7 +198,7 @@ def test_bad_database_url_is_one_clear_line(url: str) -> None:
 
 
 def test_dev_guild_id_is_a_server_id() -> None:
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "123456789012345678"}).dev_guild_id == (
+    assert load_config({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "123456789012345678"}).dev_guild_id == (
         123456789012345678
     )
     assert "DEV_GUILD_ID must be a server id" in config_error({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"})
@@ -209,9 +209,9 @@ def test_dev_guild_id_is_a_server_id() -> None:
 @pytest.mark.parametrize(("text", "level"), [("warn", "WARNING"), ("WARN", "WARNING"), ("Warning", "WARNING"),
                                              ("debug", "DEBUG"), ("fatal", "CRITICAL"), (" info ", "INFO")])
 def test_log_level_takes_any_case_and_the_usual_aliases(text: str, level: str) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": text})
-    assert settings.log_level == level
-    assert settings.log_level_number > 0
+    config = load_config({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": text})
+    assert config.log_level == level
+    assert config.log_level_number > 0
 
 
 def test_an_unknown_log_level_says_what_to_write() -> None:
@@ -225,8 +225,8 @@ def test_each_number_setting_takes_its_bounds_and_nothing_outside(
     spec: NumberSetting[int] | NumberSetting[float],
 ) -> None:
     for value in (spec.minimum, spec.maximum):
-        settings = load_settings({"DISCORD_TOKEN": TOKEN, spec.name: str(value)})
-        assert getattr(settings, spec.name.lower()) == value
+        config = load_config({"DISCORD_TOKEN": TOKEN, spec.name: str(value)})
+        assert getattr(config, spec.name.lower()) == value
     step = 1 if spec.kind is int else 0.5
     for value in (spec.minimum - step, spec.maximum + step):
         message = config_error({"DISCORD_TOKEN": TOKEN, spec.name: str(value)})
@@ -255,9 +255,9 @@ def test_out_of_range_numbers_are_rejected_with_what_to_write(name: str, value: 
 
 
 def test_fractional_delays_are_accepted() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "AI_MOVE_DELAY_SECONDS": "0.5", "COMMAND_COOLDOWN_SECONDS": "0"})
-    assert settings.ai_move_delay_seconds == 0.5
-    assert settings.command_cooldown_seconds == 0.0
+    config = load_config({"DISCORD_TOKEN": TOKEN, "AI_MOVE_DELAY_SECONDS": "0.5", "COMMAND_COOLDOWN_SECONDS": "0"})
+    assert config.ai_move_delay_seconds == 0.5
+    assert config.command_cooldown_seconds == 0.0
 
 
 def test_font_path_must_be_a_file(tmp_path: Path) -> None:
@@ -265,23 +265,23 @@ def test_font_path_must_be_a_file(tmp_path: Path) -> None:
     assert message.startswith("FONT_PATH points to")
     font = tmp_path / "f.ttf"
     font.write_bytes(b"\0")
-    assert load_settings({"DISCORD_TOKEN": TOKEN, "FONT_PATH": str(font)}).font_path == font
+    assert load_config({"DISCORD_TOKEN": TOKEN, "FONT_PATH": str(font)}).font_path == font
 
 
 def test_a_misspelt_setting_in_the_env_file_is_noticed(tmp_path: Path) -> None:
     env_file = write_env(tmp_path, f"DISCORD_TOKEN={TOKEN}\nTURN_TIMER=60\nPOSTGRES_PASSWORD=x\n")
-    settings = load_settings({}, env_file)
-    assert settings.misspelt == (("TURN_TIMER", "TURN_TIMER_SECONDS"),)
-    assert settings.turn_timer_seconds == 600
+    config = load_config({}, env_file)
+    assert config.misspelt == (("TURN_TIMER", "TURN_TIMER_SECONDS"),)
+    assert config.turn_timer_seconds == 600
 
 
 def test_settings_are_frozen() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN})
+    config = load_config({"DISCORD_TOKEN": TOKEN})
     with pytest.raises(AttributeError):
-        settings.log_level = "DEBUG"  # type: ignore[misc]
-    assert isinstance(settings, Settings)
+        config.log_level = "DEBUG"  # type: ignore[misc]
+    assert isinstance(config, Config)
 
 
 def test_the_token_and_its_signature_are_the_secrets_logs_hide() -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN})
-    assert settings.secrets == (TOKEN, "s3cr3tPartThatMustNeverBePrinted0")
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert config.secrets == (TOKEN, "s3cr3tPartThatMustNeverBePrinted0")

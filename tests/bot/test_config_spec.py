@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.cogs.games.lobby import Lobby
 from bot.cogs.server_settings.cog import Settings as SettingsCog
-from bot.config import load_settings
+from bot.config import load_config
 from bot.config_spec import SETTINGS, TURN_TIMER_SECONDS, ChoiceSetting, IdSetting, NumberSetting, TextSetting
 from bot.sessions import GameOptions
 from bot.sessions.errors import InvalidOptions
@@ -55,8 +55,8 @@ def test_the_commands_offer_exactly_the_turn_timers_the_settings_accept(command:
     "seconds", [TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.default, TURN_TIMER_SECONDS.maximum]
 )
 def test_every_turn_timer_the_settings_accept_is_a_legal_game_option(seconds: int) -> None:
-    settings = load_settings({"DISCORD_TOKEN": TOKEN, "TURN_TIMER_SECONDS": str(seconds)})
-    GameOptions(turn_timer=settings.turn_timer_seconds).rules()
+    config = load_config({"DISCORD_TOKEN": TOKEN, "TURN_TIMER_SECONDS": str(seconds)})
+    GameOptions(turn_timer=config.turn_timer_seconds).rules()
 
 
 @pytest.mark.parametrize("seconds", [TURN_TIMER_SECONDS.minimum - 1, TURN_TIMER_SECONDS.maximum + 1])

@@ -44,7 +44,7 @@ from tests.helpers import (
     embed_text,
     game_message,
     is_refusal,
-    make_settings,
+    make_config,
     mentioned,
     move_ids,
     said,
@@ -182,8 +182,8 @@ async def commands() -> asyncio.StreamReader:
 
 
 async def main(url: str, shards: Shards, index: int, state_file: Path) -> int:
-    settings = make_settings(state_file.with_suffix(".unused.db"), database=parse_database_url(url), shards=shards)
-    bot = seeded_bot(settings, seed=1000 + index)
+    config = make_config(state_file.with_suffix(".unused.db"), database=parse_database_url(url), shards=shards)
+    bot = seeded_bot(config, seed=1000 + index)
     try:
         async with simcord.run(bot, check_errors=False) as env:
             await env.advance_time(index * ID_SPACING_SECONDS)

@@ -19,7 +19,7 @@ import discord
 import pytest
 
 from bot.app import PulucBot, bot_for
-from bot.config import Settings
+from bot.config import Config
 from bot.services import services
 from bot.ui.replies import ACK_GRACE_SECONDS
 from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, seed_sequence
@@ -79,10 +79,10 @@ def grace() -> float | None:
 
 
 @pytest.fixture
-async def simcord_bot(settings: Settings, grace: float | None) -> AsyncIterator[PulucBot]:
+async def simcord_bot(config: Config, grace: float | None) -> AsyncIterator[PulucBot]:
     """The bot with the grace period `grace`, closed after the test."""
     seeds = seed_sequence()
-    bot = bot_for(settings, seeds=seeds) if grace is None else bot_for(settings, seeds=seeds, ack_grace=grace)
+    bot = bot_for(config, seeds=seeds) if grace is None else bot_for(config, seeds=seeds, ack_grace=grace)
     yield bot
     await bot.close()
 

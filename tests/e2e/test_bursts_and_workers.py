@@ -127,5 +127,5 @@ async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_bo
 async def test_the_bot_draws_in_worker_processes_when_run_normally(simcord_env: simcord.Env) -> None:
     bot = simcord_env.bot
     assert isinstance(bot, PulucBot) and bot.compute is not None
-    assert bot.settings.workers is None and bot.compute.workers >= 1 and not bot.compute.in_process
+    assert bot.config.workers is None and bot.compute.workers >= 1 and not bot.compute.in_process
     assert os.getpid() not in bot.compute.pids()

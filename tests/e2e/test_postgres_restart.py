@@ -16,7 +16,7 @@ import discord
 import pytest
 import simcord
 
-from bot.config import Settings
+from bot.config import Config
 from bot.storage.urls import parse_database_url
 from bot.ui.i18n import t
 from tests.helpers import (
@@ -25,7 +25,7 @@ from tests.helpers import (
     custom_ids,
     game_message,
     logged_moves,
-    make_settings,
+    make_config,
     mentioned,
     move_ids,
     said,
@@ -47,8 +47,8 @@ async def postgres() -> AsyncIterator[tuple[str, TcpProxy]]:
 
 
 @pytest.fixture
-def settings(postgres: tuple[str, TcpProxy], tmp_path: Path) -> Settings:
-    return make_settings(tmp_path / "unused.db", database=parse_database_url(postgres[0]))
+def config(postgres: tuple[str, TcpProxy], tmp_path: Path) -> Config:
+    return make_config(tmp_path / "unused.db", database=parse_database_url(postgres[0]))
 
 
 def next_click(world: World) -> tuple[discord.Message, int, str]:

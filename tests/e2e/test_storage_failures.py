@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot.config import Settings
+from bot.config import Config
 from bot.ui.i18n import t
 from tests.helpers import (
     World,
@@ -25,7 +25,7 @@ from tests.helpers import (
     custom_ids,
     game_message,
     logged_moves,
-    make_settings,
+    make_config,
     mentioned,
     move_ids,
     said,
@@ -73,8 +73,8 @@ def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
 
 
 @pytest.fixture
-def settings(small_disk: SmallDisk) -> Settings:
-    return make_settings(small_disk.root / "puluc.db")
+def config(small_disk: SmallDisk) -> Config:
+    return make_config(small_disk.root / "puluc.db")
 
 
 def with_buttons(world: World) -> list[int]:

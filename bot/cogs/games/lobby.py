@@ -87,7 +87,7 @@ class Lobby(PulucCog):
             team_size=team_size,
             setup=setup,
             ranked=bool(channel_ranked) if ranked is None else ranked,
-            turn_timer=turn_timer or guild.turn_timer_seconds or self.games.settings.turn_timer_seconds,
+            turn_timer=turn_timer or guild.turn_timer_seconds or self.games.config.turn_timer_seconds,
             fire=defaults["fire"] if fire is None else fire,
             scorpion=defaults["scorpion"] if scorpion is None else scorpion,
             eagle_returns=defaults["eagle_returns"] if eagle_returns is None else eagle_returns,

@@ -101,7 +101,7 @@ class Settings(commands.Cog):
         summary = t(
             "settings.summary", lang,
             variant=variant_with_rules(default.variant, default.rules(), lang),
-            timer=duration(current.turn_timer_seconds or games.settings.turn_timer_seconds, lang),
+            timer=duration(current.turn_timer_seconds or games.config.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
         )

@@ -98,7 +98,7 @@ class Tournaments(PulucCog):
         settings = TournamentSettings(
             name=name, format=_format(format), variant=variant or guild.default_variant or DEFAULT_VARIANT,
             setup=setup,
-            turn_timer_seconds=turn_timer or guild.turn_timer_seconds or self.games.settings.turn_timer_seconds,
+            turn_timer_seconds=turn_timer or guild.turn_timer_seconds or self.games.config.turn_timer_seconds,
             round_seconds=round_limit * HOURS, ranked=bool(channel_ranked) if ranked is None else ranked,
         )
         update = await self.manager.create(_player(interaction.user), guild_id, channel_id, settings)

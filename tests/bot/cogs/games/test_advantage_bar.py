@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from bot.cogs.games.boards import advantage, board_request, render_png
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, load_config
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.pictures import draw_board
 from puluc import Position, Rules
@@ -56,10 +56,10 @@ async def test_the_same_position_always_shows_the_same_bar() -> None:
 
 def test_the_bar_budget_is_a_setting_and_bad_values_are_refused() -> None:
     base = {"DISCORD_TOKEN": TOKEN}
-    assert load_settings(environ=base | {"ADVANTAGE_BAR_MS": "0"}, env_file=None).advantage_bar_ms == 0
-    assert load_settings(environ=base, env_file=None).advantage_bar_ms == 4
+    assert load_config(environ=base | {"ADVANTAGE_BAR_MS": "0"}, env_file=None).advantage_bar_ms == 0
+    assert load_config(environ=base, env_file=None).advantage_bar_ms == 4
     with pytest.raises(ConfigError, match="ADVANTAGE_BAR_MS"):
-        load_settings(environ=base | {"ADVANTAGE_BAR_MS": "-1"}, env_file=None)
+        load_config(environ=base | {"ADVANTAGE_BAR_MS": "-1"}, env_file=None)
 
 
 def running(position: Position) -> GameState:

@@ -152,8 +152,8 @@ async def test_the_demo_draws_exactly_the_board_the_game_message_carries(world: 
     (attachment,) = [a for a in shown.attachments if a.filename == "board.png"]
     sent = await attachment.read()
     state = bot.manager.get(1).state
-    drawn = demo.board_png(state, bot.presenter.last_move(1), "en", bot.settings.advantage_bar_ms)
+    drawn = demo.board_png(state, bot.presenter.last_move(1), "en", bot.config.advantage_bar_ms)
     assert drawn == sent
     # A demo board that skipped the game message's parts (names, badges) would differ.
     assert demo.board_png(replace(state, seats=tuple(replace(s, name="x") for s in state.seats)),
-                          bot.presenter.last_move(1), "en", bot.settings.advantage_bar_ms) != sent
+                          bot.presenter.last_move(1), "en", bot.config.advantage_bar_ms) != sent

@@ -11,7 +11,7 @@ import discord
 import pytest
 import simcord
 
-from bot.config import Settings
+from bot.config import Config
 from bot.storage.sqlite.store import SqliteStore, open_store
 from bot.ui.replies import Refusal
 from tests.bot.storage.games import play_many
@@ -19,10 +19,10 @@ from tests.helpers import DAY, FakeClock, World, embed_text, said
 
 
 @pytest.fixture
-async def rated(world: World, settings: Settings) -> AsyncIterator[SqliteStore]:
+async def rated(world: World, config: Config) -> AsyncIterator[SqliteStore]:
     """alice beat bob five times and carol beat dave five times, two days ago, on this server's ladders (the
     storage tests' games name a player "user<id>")."""
-    path = settings.database.path  # type: ignore[union-attr]
+    path = config.database.path  # type: ignore[union-attr]
     clock = FakeClock(time.time() - 2 * DAY)
     store = await open_store(path, clock=clock)
     try:
