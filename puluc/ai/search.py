@@ -259,3 +259,20 @@ def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> 
 
     value, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
     return value or 0.0, depth_done
+
+
+def end_values(model: Model, pos: Position, nodes: int, deadline: float) -> tuple[list[tuple[Position, float]], int]:
+    """Every distinct end of the turn of `pos` (throws in hand) with its value for the mover's team (-1 lost ..
+    +1 won), all searched to the same depth by iterative deepening within `nodes`, and that depth.
+
+    The same depth for every end makes the values comparable: the best end is never valued by a deeper look
+    than another, so the difference between two ends is the search's own, as a review reports it.
+    """
+    state = _Search(model, pos.turn_index & 1, nodes, deadline)
+    ends = turn_ends(pos)
+
+    def step(depth: int) -> list[tuple[Position, float]]:
+        return [(end, state.end_value(end, depth)) for end in ends]
+
+    valued, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
+    return valued or [], depth_done
