@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..position import Position
 from .evaluate import model_for, terminal_value
 from .features import win_logit
-from .search import turn_ends
+from .search import value_at_depth
 
 if TYPE_CHECKING:
     from .exact import ExactTable
@@ -37,20 +37,14 @@ def _sigmoid(logit: float) -> float:
     return 1.0 / (1.0 + math.exp(-logit)) if logit > -700 else 0.0
 
 
-def _static_chance(position: Position) -> float:
-    """Team A's chance at a turn's end (a seat must throw, or the game is over), from the learned evaluation."""
-    if position.is_over:
-        return result_chance(position)
-    return _sigmoid(win_logit(model_for(position.rules), position))
+def win_chance(position: Position, turns: int = 1) -> float:
+    """Team A's chance to win from `position` (draws count half), from the learned evaluation and a look of
+    `turns` turns: no budget, no randomness, the same position always gives the same chance.
 
-
-def win_chance(position: Position) -> float:
-    """Team A's chance to win from `position` (draws count half), without a search.
-
-    A finished game gives its result. Where a seat must throw, it is the learned evaluation of the position
-    (which already weighs every throw of this turn and the next: the seats' exact threats); where a seat has
-    throws in hand, that of the end of its turn the evaluation rates best for the seat's team, every way to
-    play the throws considered. Deterministic: the same position always gives the same chance.
+    With throws in hand, `turns=1` rates each way to end the turn in hand by the evaluation and takes the best
+    for the seat's team (a few evaluations: 0.05-0.3 ms); `turns=2` also weighs every throw of the next turn and
+    that seat's best answer (0.4-2 ms). Before a throw, `turns=1` is the evaluation itself (it already weighs the
+    coming throws' threats) and `turns=2` its average over the throws. A finished game gives its result.
 
     >>> from puluc import Position, Rules
     >>> start = Position.start(Rules.preset("bell"), first="A")
@@ -61,23 +55,30 @@ def win_chance(position: Position) -> float:
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a puluc Position, not {type(position).__name__}")
-    if position.is_over or position.must_throw:
-        return _static_chance(position)
-    chances = [_static_chance(end) for end in turn_ends(position)]
-    return max(chances) if position.turn_index & 1 == 0 else min(chances)
+    if position.is_over:
+        return result_chance(position)
+    depth = turns if position.pending else turns - 1
+    if depth == 0:
+        return _sigmoid(win_logit(model_for(position.rules), position))
+    return (1.0 + value_at_depth(model_for(position.rules), position, depth)) / 2.0
 
 
 def bar_chance(position: Position, exact: ExactTable | None = None, budget_ms: float = BAR_SEARCH_MS) -> float:
-    """Team A's chance for a board's "who is ahead" bar: the cheapest estimate that is not less accurate than
-    the 4 ms search the bar had before (issue 33; `benchmarks/advantage.py` measures each).
+    """Team A's chance for a board's "who is ahead" bar: the cheapest estimate found no less accurate than the
+    4 ms search the bar had before (issue 33; `benchmarks/advantage.py` measures each against exact chances).
 
-    Exact where `exact` covers the rules (Bell 1 v 1: a lookup, about 0.05 ms). On the other 1 v 1 rules of the
-    army route with one throw a turn (Bell with fire, scorpion or another road), `win_probability`'s search of
-    `budget_ms`, as before: there the search is closer to the exact chances of Bell than the evaluation alone.
-    Everywhere else `win_chance`, which beats a few milliseconds of random playouts by far.
+    - Exact where `exact` covers the rules (Bell 1 v 1: a lookup, about 0.03 ms; before, 2.2 points off).
+    - The other 1 v 1 rules of the army route with one throw a turn (Bell with fire, scorpion or another road):
+      `win_probability`'s search of `budget_ms`, as before; on Bell's positions the search was closer (2.2 points
+      off) than the evaluation (3.4, or 2.5 looking a turn further).
+    - The other 1 v 1 rules with one throw a turn: `win_chance` with `turns=2` (eagle: 4.9 points off for
+      0.4 ms, where 4 ms of playouts were 5.3 off).
+    - Two throws a turn and team games: `win_chance` (the traditional 1 v 1 setups: 6 points off for 0.1 ms,
+      where 4 ms of playouts were 8.3 off).
 
     >>> from puluc import Position, Rules
-    >>> bar_chance(Position.start(Rules.preset("ants"), first="A")) == win_chance(Position.start(Rules.preset("ants")))
+    >>> start = Position.start(Rules.preset("ants", team_size=2), first="A")
+    >>> bar_chance(start) == win_chance(start)
     True
     """
     rules = position.rules
@@ -87,4 +88,5 @@ def bar_chance(position: Position, exact: ExactTable | None = None, budget_ms: f
         from . import win_probability
 
         return win_probability(position, None, budget_ms)
-    return win_chance(position)
+    one_throw_duel = rules.team_size == 1 and rules.throws_per_turn == 1
+    return win_chance(position, turns=2 if one_throw_duel else 1)

@@ -276,3 +276,12 @@ def end_values(model: Model, pos: Position, nodes: int, deadline: float) -> tupl
 
     valued, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
     return valued or [], depth_done
+
+
+def value_at_depth(model: Model, pos: Position, depth: int) -> float:
+    """Team A's value of `pos` (-1 lost .. +1 won) searched exactly `depth` turns, with no budget: for the small
+    depths of a cheap estimate. With throws in hand, depth 1 rates each end of the turn by the evaluation; before
+    a throw, depth 0 is the evaluation itself and depth 1 its average over the throws of each throw's best end.
+    """
+    state = _Search(model, 0, 1 << 62, math.inf)
+    return state.decide(pos, depth) if pos.pending else state.chance(pos, depth)
