@@ -13,7 +13,7 @@ import puluc.ai.chance
 import puluc.ai.exact
 import puluc.ai.review
 from puluc import Game, GameRecord, InvalidSeatError, Position, Rules, Throw, throw_probabilities
-from puluc.ai import bar_chance, win_chance
+from puluc.ai import bar_chance, win_chance, win_probability
 from puluc.ai.exact import ExactTable, Ranker
 from puluc.ai.review import EXACT, SEARCH, review_game
 
@@ -188,6 +188,12 @@ def test_the_bar_is_exact_on_bell_and_the_evaluation_elsewhere(bell_table: Exact
     bell = Position.start(Rules.preset("bell"), first="A").throw([1])
     assert bar_chance(bell, bell_table) == bell_table.chance(bell)
     assert bell_table.chance(bell) == pytest.approx(0.5192, abs=3e-4)  # the solver's value
+    # Bell with fire: no table, so the search of the budget as before the table (it beat the evaluation there).
+    fire = Position.start(Rules.preset("bell", fire=True), first="A").throw([2])
+    assert bar_chance(fire, bell_table, 4) == win_probability(fire, random.Random(), 4)
+    # A one-throw duel off the army route looks a turn further; team games read the end of the turn in hand.
+    eagle = Position.start(Rules.preset("eagle"), first="B").throw([3])
+    assert bar_chance(eagle, bell_table) == win_chance(eagle, turns=2) != win_chance(eagle)
     ants = Position.start(Rules.preset("ants", team_size=2), first="B").throw([3, 2])
     assert bar_chance(ants, bell_table) == win_chance(ants)
 
