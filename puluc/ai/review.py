@@ -13,9 +13,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import ErrorCode, InvalidRequestError, InvalidSeatError
+from ..errors import ErrorCode, InvalidSeatError
 from ..position import Move, Position
 from ..record import Event, GameRecord, MoveEvent, ThrowEvent
+from . import _check_budget, _safety_seconds, nodes_for
 from .evaluate import model_for
 from .exact import ExactTable
 from .search import end_values
@@ -107,13 +108,7 @@ def review_game(
             seat=seat,
             team_size=record.rules.team_size,
         )
-    if isinstance(budget_ms, bool) or not isinstance(budget_ms, int | float) or not budget_ms > 0:
-        raise InvalidRequestError(
-            f"budget_ms must be a positive number of milliseconds, not {budget_ms!r}",
-            ErrorCode.NOT_A_POSITIVE_NUMBER,
-            field="budget_ms",
-            value=budget_ms,
-        )
+    _check_budget(budget_ms)
     table = exact if exact is not None and exact.covers(record.rules) else None
     decisions: list[Decision] = []
     events = record.events
@@ -159,8 +154,6 @@ def _decide(
     if table is not None:
         chances = {key: table.end_chance(end, team) for key, (_, end) in lines.items()}
     else:
-        from . import _safety_seconds, nodes_for
-
         model = model_for(before.rules)
         deadline = time.perf_counter() + _safety_seconds(budget_ms)
         valued, _depth = end_values(model, before, nodes_for(before.rules, budget_ms), deadline)
