@@ -107,8 +107,11 @@ class ExactTable:
     __slots__ = ("_high", "_low", "ranker", "rules")
 
     def __init__(self, rules: Rules, ranker: Ranker, low: bytes, high: bytes) -> None:
-        if rules.team_size != 1 or rules.throws_per_turn != 1 or rules.route != "army":
-            raise ValueError("exact tables hold 1 v 1 games on the army route with one throw a turn")
+        if (rules.team_size, rules.throws_per_turn, rules.route, rules.capture) != (1, 1, "army", "stack") or (
+            rules.fire or rules.scorpion
+        ):
+            # Elsewhere a position needs more than its board and homes: directions, or kills (the score decides).
+            raise ValueError("exact tables hold 1 v 1 Bell games: army route, stack capture, one throw a turn")
         if len(low) != ranker.size or len(high) != (ranker.size + 1) // 2:
             raise ValueError(f"an exact table of {ranker.size} entries needs that many values")
         self.rules = rules

@@ -160,6 +160,9 @@ def test_a_table_reads_back_what_it_was_made_of() -> None:
     values = [random.Random(i).random() for i in range(ranker.size)]
     table = ExactTable.from_bytes(ExactTable.from_values(rules, ranker, values).to_bytes())
     assert table.covers(rules) and not table.covers(Rules.preset("bell"))
+    for other in (Rules.preset("bell", road_length=5, fire=True), Rules.preset("ants", road_length=5)):
+        with pytest.raises(ValueError):  # their positions need kills or directions, which no table keeps
+            ExactTable.from_values(other, ranker, values)
     rng = random.Random(3)
     for pos in itertools.islice(_random_positions(rules, rng), 300):
         if pos.must_throw and not pos.is_over and all(s is None or len(s) <= 3 for s in pos.raw_board):
