@@ -45,8 +45,8 @@ Estimate = Callable[[Position, random.Random], float]
 
 
 def estimates(search_ms: list[float], exact: ExactTable) -> dict[str, Estimate]:
-    """Before issue 33 the bar was `search 4 ms`; now it is `bar_chance` (exact on Bell, `win_chance` on rules
-    with no table and off the army route)."""
+    """Before issue 33 the bar was `search 4 ms`; now it is `bar_chance` (exact on Bell, `win_chance 2` on other
+    one-throw duels off the army route, `win_chance` in two-throw and team games)."""
     found: dict[str, Estimate] = {}
     for budget in search_ms:
         found[f"search {budget:g} ms"] = lambda pos, rng, budget=budget: win_probability(pos, rng, budget)
