@@ -6,7 +6,8 @@ chances), then reads every position's key, numbers it by `puluc.ai.exact.Ranker`
 found in the solution, times the homes: 10,999,026 numbers; those no game reaches repeat the value before
 them, which costs nothing compressed) and writes the 12-bit chances as `ExactTable.to_bytes` lays them out to
 --out (default: bot/exact/bell.bin, where the bot loads it from). Then it checks a sample of positions
-against the solver's values. Run by hand; pure Python apart from the solver (a few minutes).
+against the solver's values. Run by hand; pure Python apart from the solver: about 160 s of CPU and 1 GB of
+memory after the solve, and the same bytes every time (rebuilt and compared with `cmp`).
 """
 
 from __future__ import annotations
