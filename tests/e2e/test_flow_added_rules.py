@@ -16,7 +16,7 @@ from tests.helpers import World, components_of, custom_ids, embed_text, game_mes
 
 pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
-BURNED = re.compile(r"cell 5 and lost it to the fire")
+BURNED = re.compile(r"cell 5 and the fire burned everything on that cell")
 
 
 async def lobby_against_the_ai(world: World, **options: object) -> tuple[GameSession, str]:
