@@ -87,7 +87,7 @@ REFUSALS = {
     "en-US": ("Scorpion cannot be added to Culin: its stacks already run backward.",
               "The returning eagle is a house rule of the Eagle variant; choose Eagle to use it."),
     "uk": ("Скорпіона не можна додати до Куліна: його вежки й так ідуть назад.",
-           "«Орел повертається» — домашнє правило варіанту Орел; щоб його ввімкнути, виберіть Орла."),
+           "«Повернення орла» — домашнє правило варіанту Орел; щоб його ввімкнути, виберіть Орла."),
     "it": ("Lo scorpione non si può aggiungere a Culin: le sue pile vanno già all'indietro.",
            "L'aquila che ritorna è una regola della casa della variante Aquila; scegli Aquila per usarla."),
     "fr": ("Le scorpion ne peut pas s’ajouter à Culin\u00a0: ses piles reculent déjà.",

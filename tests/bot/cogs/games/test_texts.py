@@ -121,7 +121,7 @@ def test_game_messages_leave_no_english_in_a_translation(lang: str) -> None:
     [("en", "<@2>, Alice challenges you to a ranked game of Puluc (Ants + fire)!",
       "<@2>, Alice challenges you to a casual game of Puluc (Ants + fire)!"),
      ("uk", "<@2>, Alice викликає вас на рейтингову гру в Пулук (Мурахи + вогонь)!",
-      "<@2>, Alice викликає вас на звичайну гру в Пулук (Мурахи + вогонь)!"),
+      "<@2>, Alice викликає вас на товариську гру в Пулук (Мурахи + вогонь)!"),
      ("it", "<@2>, Alice ti sfida a una partita classificata di Puluc (Formiche + fuoco)!",
       "<@2>, Alice ti sfida a una partita amichevole di Puluc (Formiche + fuoco)!"),
      ("fr", "<@2>, Alice vous défie à une partie classée de Puluc (Fourmis + feu)\u202f!",
