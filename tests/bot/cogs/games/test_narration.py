@@ -96,7 +96,7 @@ EAGLE_RETURNS = {
 FIRE = {
     "en": "Alice moved a piece from cell 2 to cell 5 and the fire burned everything on that cell.",
     "uk": "Оксана веде фішку з клітинки 2 на клітинку 5 і втрачає у вогні все, що було на цій клітинці.",
-    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e l'ha persa nel fuoco.",
+    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e il fuoco ha bruciato tutto ciò che c'era su quella casella.",
     "fr": "Camille a déplacé un pion de la case 2 à la case 5 et le feu a tout emporté.",
 }
 CULIN = {
