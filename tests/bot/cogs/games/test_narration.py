@@ -177,7 +177,7 @@ PASSES = {
            "Nel lancio di Marco è uscito un solo lato segnato, che vuol dire nessuna mossa, quindi il turno passa.",
            "Giulia non può usare il lancio rimasto (2), quindi il turno passa."],
     "fr": ["Hugo a lancé 4 mais ne peut pas jouer\u00a0: le tour passe.",
-           "Hugo n’a obtenu qu’une seule face marquée, ce qui veut dire aucun coup\u00a0: le tour passe.",
+           "Hugo n’a obtenu qu’une seule face marquée, ce qui ne permet pas de jouer\u00a0: le tour passe.",
            "Camille ne peut pas utiliser le lancer restant (2)\u00a0: le tour passe."],
 }
 
