@@ -34,7 +34,8 @@ from bot.ui.i18n import SUPPORTED, catalogue
 from puluc import Move, Position, Rules, Throw
 from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager
 
-NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo"), "es": ("Lucía", "Mateo")}
+NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo"),
+         "es": ("Lucía", "Mateo")}
 BELL = Rules.preset("bell")
 
 
@@ -103,7 +104,8 @@ EAGLE_RETURNS = {
 FIRE = {
     "en": "Alice moved a piece from cell 2 to cell 5 and the fire burned everything on that cell.",
     "uk": "Оксана веде фішку з клітинки 2 на клітинку 5 і втрачає у вогні все, що було на цій клітинці.",
-    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e il fuoco ha bruciato tutto ciò che c'era su quella casella.",
+    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e il fuoco ha bruciato tutto ciò che c'era su "
+          "quella casella.",
     "fr": "Camille a déplacé un pion de la case 2 à la case 5 et le feu a tout emporté.",
     "es": "Lucía movió una ficha de la casilla 2 a la casilla 5 y el fuego quemó todo lo que había en esa casilla.",
 }
