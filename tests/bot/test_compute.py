@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app import WORKER_PRELOAD
-from bot.cogs.games.boards import board_request, chart_request, render_advantage, render_png
+from bot.cogs.games.boards import board_request, chart_request
 from bot.compute import WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
 from bot.config import ConfigError, load_config
 from bot.sessions import GameState
@@ -66,16 +66,16 @@ async def finished() -> GameState:
 
 @in_module_loop
 async def test_boards_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
-    in_process = render_png(finished, None, 10, "fr")
-    assert in_process is not None
-    assert await pool.run(draw_board, board_request(finished, None, 10, "fr")) == in_process
+    request = board_request(finished, None, 10, "fr")
+    assert await pool.run(draw_board, request) == draw_board(request)
 
 
 @in_module_loop
 async def test_charts_drawn_in_workers_are_the_ones_drawn_in_process(pool: ComputePool, finished: GameState) -> None:
-    in_process = render_advantage(finished, 5.0, 40, "en")
+    request = chart_request(finished, 5.0, 40, "en")
+    in_process = draw_chart(request)
     assert in_process is not None
-    assert await pool.run(draw_chart, chart_request(finished, 5.0, 40, "en")) == in_process
+    assert await pool.run(draw_chart, request) == in_process
 
 
 @in_module_loop

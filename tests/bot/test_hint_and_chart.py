@@ -14,11 +14,12 @@ import pytest
 from PIL import Image
 
 from bot.cogs.games import presenter as presenter_module
-from bot.cogs.games.boards import render_advantage, sample_evenly, turn_starts
+from bot.cogs.games.boards import chart_request
 from bot.cogs.games.presenter import CHART_FILE, Presenter
 from bot.compute import ComputePool
 from bot.services import services
 from bot.sessions import GameState
+from bot.ui.pictures import draw_chart, sample_evenly, turn_starts
 from puluc import Position, Rules
 from tests.helpers import World, custom_ids, finished_bell_game, game_message, mentioned, move_ids, said
 
@@ -160,15 +161,15 @@ async def test_the_chart_has_a_point_per_turn_start_and_ends_on_the_result() -> 
     assert len(starts) >= 2
     assert all(position.must_throw for _, position in starts[:-1])
     assert starts[-1][1].is_over
-    png = render_advantage(state, budget_ms=5)
+    png = draw_chart(chart_request(state, budget_ms=5))
     assert png is not None and Image.open(io.BytesIO(png)).format == "PNG"
-    assert render_advantage(state, budget_ms=5) == png  # seeded by the game: the same chart every time
+    assert draw_chart(chart_request(state, budget_ms=5)) == png  # seeded by the game: the same chart every time
 
 
 async def test_a_game_of_one_turn_gets_no_chart() -> None:
     state = await finished_bell_game(moves=0)
     assert state.status == "finished"
-    assert render_advantage(state, budget_ms=5) is None
+    assert draw_chart(chart_request(state, budget_ms=5)) is None
 
 
 def test_a_long_game_is_sampled_evenly_keeping_both_ends() -> None:

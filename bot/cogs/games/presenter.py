@@ -26,14 +26,14 @@ import discord
 
 from bot.cogs.games import texts as messages
 from bot.cogs.games import views as builders
-from bot.cogs.games.boards import CHART_MAX_POINTS, board_request, chart_request
+from bot.cogs.games.boards import board_request, chart_request
 from bot.cogs.games.delivery import DISCORD_FAILURES, Delivered, Publisher, Shown, Sleep, describe, retrying
 from bot.compute import ComputePool
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.storage.errors import StorageUnavailable
 from bot.ui.i18n import public_language
-from bot.ui.pictures import CHART_POINT_BUDGET_MS, draw_board, draw_chart
+from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_board, draw_chart
 from puluc import MoveEffect
 
 log = logging.getLogger(__name__)

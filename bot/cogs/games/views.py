@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import discord
 
+from bot.cogs.games.boards import MAX_MOVE_BUTTONS
 from bot.cogs.games.texts import MAX_LABEL, move_label
 from bot.sessions import GameState, MoveOption
 from bot.ui.i18n import t
 from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import NO_ARG, ComponentId
 
-MAX_MOVE_BUTTONS = 20  # four rows of five; the fifth row holds Resign
 MAX_MENU_OPTIONS = 25
 
 
@@ -82,7 +82,7 @@ def game_view(state: GameState, lang: str) -> discord.ui.View:
 
 
 def _move_button(state: GameState, option: MoveOption, number: int, lang: str, *, row: int) -> GameButton:
-    # The number matches the badge the board draws on the move's destination (bot.cogs.games.presenter.board_labels).
+    # The number matches the badge the board draws on the move's destination (`bot.ui.pictures.move_labels`).
     style = discord.ButtonStyle.success if option.effect.captures or option.effect.kills else (
         discord.ButtonStyle.primary)
     label = f"{number}. {move_label(option.effect, lang)}"[:MAX_LABEL]

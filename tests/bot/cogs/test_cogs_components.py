@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from bot.cogs.games.boards import MAX_MOVE_BUTTONS
 from bot.cogs.games.texts import MAX_LABEL, move_label
-from bot.cogs.games.views import MAX_MOVE_BUTTONS, game_view
+from bot.cogs.games.views import game_view
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.i18n import SUPPORTED
 from bot.ui.views.components import GameButton, MoveMenu
@@ -96,11 +97,13 @@ def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch
 
 
 def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
-    from bot.cogs.games.boards import board_labels
+    from bot.cogs.games.boards import board_request
+    from bot.ui.pictures import move_labels
 
     for pos in random_positions(Rules.from_setup("bell", 2, "traditional"), 40, seed=9):
         state = running_state(pos)
-        labels = board_labels(state)
+        request = board_request(state, None)
+        labels = move_labels(request.position, request.labels_up_to)
         buttons = [b for b in game_view(state, "en").children
                    if isinstance(b, GameButton) and b.component.kind == "move"]
         for button in buttons:
