@@ -1,7 +1,7 @@
 """The composition root: builds the services every cog shares from the configuration and the database.
 
 `start_game_services` wires the session manager to the database, reloads every open game and then every open
-tournament, registers the persistent components and starts the deadline loops; `stop_game_services` stops
+tournament and starts the deadline loops; `stop_game_services` stops
 them.
 """
 
@@ -23,7 +23,6 @@ from bot.storage.protocol import Storage
 from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
 from bot.ui.pictures import CHART_POINT_BUDGET_MS
-from bot.ui.views.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,6 @@ async def start_game_services(
     tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
     loaded = await manager.load()
     await tournaments.load()  # after the games: it marks their match games
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
     manager.start_timers()
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import discord
 
 from bot.cogs.games.boards import MAX_MOVE_BUTTONS
+from bot.cogs.games.components import GameButton
+from bot.cogs.games.lobby import LOBBY_BUTTONS, LobbyButton
+from bot.cogs.games.play import MoveMenu, PlayButton
 from bot.cogs.games.texts import MAX_LABEL, move_label
 from bot.sessions import GameState, MoveOption
 from bot.ui.i18n import t
-from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import NO_ARG, ComponentId
 
 MAX_MENU_OPTIONS = 25
@@ -21,7 +23,8 @@ MAX_MENU_OPTIONS = 25
 def _button(kind: str, state: GameState, label: str, style: discord.ButtonStyle, *, arg: str = NO_ARG,
             row: int | None = None, turn: int | None = None) -> GameButton:
     component = ComponentId(kind, state.game_id, state.seq if turn is None else turn, arg)
-    return GameButton(component, label=label, style=style, row=row)
+    button: type[GameButton] = LobbyButton if kind in LOBBY_BUTTONS else PlayButton  # the cog that answers it
+    return button(component, label=label, style=style, row=row)
 
 
 def lobby_view(state: GameState, lang: str) -> discord.ui.View:
@@ -87,12 +90,6 @@ def _move_button(state: GameState, option: MoveOption, number: int, lang: str, *
         discord.ButtonStyle.primary)
     label = f"{number}. {move_label(option.effect, lang)}"[:MAX_LABEL]
     return _button("move", state, label, style, arg=option.notation, row=row)
-
-
-def confirm_resign_view(state: GameState, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(_button("confirm", state, t("button.confirm_resign", lang), discord.ButtonStyle.danger))
-    return view
 
 
 def end_view(state: GameState, lang: str) -> discord.ui.View:

@@ -7,11 +7,12 @@ import random
 import pytest
 
 from bot.cogs.games.boards import MAX_MOVE_BUTTONS
+from bot.cogs.games.components import GameButton
+from bot.cogs.games.play import MoveMenu
 from bot.cogs.games.texts import MAX_LABEL, move_label
 from bot.cogs.games.views import game_view
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.i18n import SUPPORTED
-from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import KINDS, MAX_CUSTOM_ID, ComponentId
 from puluc import Position, Rules
 
