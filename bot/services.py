@@ -17,6 +17,7 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.sessions import SessionManager
 from bot.storage.protocol import Storage
+from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
     from bot.cogs.games.presenter import Presenter
@@ -63,6 +64,7 @@ class GameServices:
     cooldowns: Cooldowns
     tournaments: TournamentManager
     compute: ComputePool
+    languages: GuildLanguages
 
 
 def compute_of(client: discord.Client) -> ComputePool:

@@ -194,6 +194,11 @@ class AckGrace:
         await acknowledge(self._interaction, ephemeral=self._ephemeral, update=self._update)
 
 
+def or_missing(view: discord.ui.View | None) -> discord.ui.View:
+    """discord.py's sends take a missing view, not None, for "no components"."""
+    return discord.utils.MISSING if view is None else view
+
+
 async def answer(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Send the answer: as the response, or as the follow-up once acknowledged."""
     if interaction.response.is_done():

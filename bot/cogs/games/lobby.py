@@ -241,7 +241,7 @@ async def _click(games: GameServices, interaction: discord.Interaction[Any], com
     elif kind == "balance":
         result, split = await _balance(games, session, user.id)
         await games.presenter.show(result, interaction)
-        lang = await games.presenter.language(result.state)
+        lang = await games.languages.get(result.state.place.guild_id)
         await interaction.followup.send(t("lobby.balanced", lang, a=round(split.chance_a * 100),
                                           b=round((1 - split.chance_a) * 100)))
         return

@@ -27,7 +27,7 @@ from bot.cogs.ladders.embeds import (
     privacy_embed,
     profile_embed,
 )
-from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, or_missing, season_page
+from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
 from bot.services import compute_of, storage_of
 from bot.sessions.rebuild import read_game
 from bot.storage.errors import GameNotFound
@@ -43,7 +43,7 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.pictures import draw_rating_chart
-from bot.ui.replies import AckGrace, Refusal, acknowledge, answer
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
 
 HISTORY_LENGTH = 10
 CHART_THEME = "dark"

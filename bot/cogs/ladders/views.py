@@ -22,7 +22,7 @@ from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
 from bot.services import storage_of
 from bot.storage.errors import PlayerInOpenGame
 from bot.ui.i18n import language_for, t
-from bot.ui.replies import AckGrace, answer, report_error
+from bot.ui.replies import AckGrace, answer, or_missing, report_error
 from bot.ui.views.components import admitted
 
 log = logging.getLogger(__name__)
@@ -209,11 +209,6 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
             await interaction.response.edit_message(content=text, view=None)
     except Exception as exc:
         await report_error(interaction, exc)
-
-
-def or_missing(view: discord.ui.View | None) -> discord.ui.View:
-    """discord.py's sends take a missing view, not None, for "no components"."""
-    return discord.utils.MISSING if view is None else view
 
 
 def leaderboard_view(

@@ -141,7 +141,7 @@ class Tournaments(PulucCog):
             found = self._pick(interaction, None)
         else:
             found = await grace.run(self.manager.find(tournament, guild_id))
-        lang = await grace.run(self.games.presenter.guild_language(guild_id))
+        lang = await grace.run(self.games.languages.get(guild_id))
         await answer(interaction, embed=standings_embed(found, lang))
 
     @join.autocomplete("tournament")
