@@ -109,9 +109,8 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
                             end_reason="normal")
         boards.append(_write(outdir / f"board_{len(boards):03d}.png", board_png(state, last)))
 
-    names = seat_names(state, DEFAULT_LANGUAGE)
-    gif = draw_replay(state.game_record(), "dark", names, board_texts(DEFAULT_LANGUAGE))
-    replay = _write(outdir / "replay.gif", gif)
+    names, texts = seat_names(state, DEFAULT_LANGUAGE), board_texts(DEFAULT_LANGUAGE)
+    replay = _write(outdir / "replay.gif", draw_replay(state.game_record(), "dark", names, texts))
     chart = draw_chart(chart_request(state, CHART_POINT_BUDGET_MS))
     charted = "" if chart is None else f", {_write(outdir / 'advantage.png', chart).name}"
     record = outdir / "record.json"

@@ -14,7 +14,7 @@ import enum
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -111,6 +111,14 @@ def game_of(message: discord.Message) -> int | None:
     return None
 
 
+class Post(Protocol):
+    """A game message to send or to edit in: each call builds its arguments anew (files are read once)."""
+
+    def send_kwargs(self) -> dict[str, Any]: ...
+
+    def edit_kwargs(self) -> dict[str, Any]: ...
+
+
 class Publisher:
     """Edits, posts and strips game messages, retrying what Discord fails transiently."""
 
@@ -130,6 +138,39 @@ class Publisher:
                 log.warning("channel %d is not reachable (%s)", channel_id, describe(error))
                 return None
         return found if isinstance(found, PARTIAL_MESSAGES) else None
+
+    async def deliver(self, channel: discord.abc.Messageable | None, game_id: int, message_id: int | None, post: Post,
+                      keep: Callable[[discord.Message], Awaitable[bool]], *,
+                      clicked: discord.Interaction[Any] | None, near_bottom: bool) -> Delivered:
+        """Edit the game message where it is when it is `near_bottom` of `channel`, else post it afresh (and
+        `keep` it, which records it or removes it again)."""
+        if channel is None:
+            return Delivered(Shown.NOT_SHOWN)
+        edited = False
+        if message_id is not None and near_bottom:
+            delivered = await self.edit(channel, message_id, post.edit_kwargs, clicked)
+            if delivered is not None:
+                return delivered
+            edited = True
+        posted = await self._post_fresh(channel, game_id, message_id, post, keep)
+        if posted is not None:
+            return Delivered(Shown.POSTED, posted)
+        if message_id is not None and not edited:
+            # It scrolled away and no fresh message could be posted: show the game where it is.
+            delivered = await self.edit(channel, message_id, post.edit_kwargs, clicked)
+            if delivered is not None:
+                return delivered
+        return Delivered(Shown.NOT_SHOWN)
+
+    async def _post_fresh(self, channel: discord.abc.Messageable, game_id: int, old: int | None, post: Post,
+                          keep: Callable[[discord.Message], Awaitable[bool]]) -> discord.Message | None:
+        """A new game message at the bottom, kept, with the older ones stripped; None when it cannot be posted
+        or kept (then nothing new is left in the channel)."""
+        message = await self.send(channel, post.send_kwargs, f"posting game {game_id}")
+        if message is None or not await keep(message):
+            return None
+        await self.sweep(channel, game_id, keep=message.id, old=old)
+        return message
 
     async def edit(self, channel: discord.abc.Messageable, message_id: int, kwargs: Callable[[], dict[str, Any]],
                    interaction: discord.Interaction[Any] | None = None) -> Delivered | None:

@@ -21,7 +21,7 @@ import discord
 from bot.cogs.games import texts, views
 from bot.cogs.games.boards import board_request
 from bot.cogs.games.charts import Charts
-from bot.cogs.games.delivery import DISCORD_FAILURES, Delivered, Healer, Publisher, Shown, describe, retrying
+from bot.cogs.games.delivery import DISCORD_FAILURES, Healer, Publisher, Shown, describe, retrying
 from bot.compute import ComputePool
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
@@ -161,7 +161,11 @@ class Presenter:
             where.cancel()
             raise
         channel, near_bottom = await where
-        delivered = await self._deliver(state, composed, interaction, channel, near_bottom)
+        clicked = (interaction if interaction is not None and interaction.message is not None
+                   and interaction.message.id == state.message_id else None)
+        delivered = await self.publisher.deliver(
+            channel, state.game_id, state.message_id, composed,
+            lambda message: self._kept(state, message), clicked=clicked, near_bottom=near_bottom)
         if delivered.shown is Shown.NOT_SHOWN:
             self._screen(state.game_id).unshown = (state, finished)
             self._healer.later(state.game_id)
@@ -259,46 +263,15 @@ class Presenter:
             return channel, False
         return channel, await self.publisher.near_bottom(channel, state.message_id, FRESH_AFTER)
 
-    async def _deliver(self, state: GameState, composed: Composed, interaction: discord.Interaction[Any] | None,
-                       channel: discord.abc.Messageable | None, near_bottom: bool) -> Delivered:
-        """Edit the game message where it is when it is `near_bottom` of `channel`, else post it afresh."""
-        publisher = self.publisher
-        if channel is None:
-            return Delivered(Shown.NOT_SHOWN)
-        message_id = state.message_id
-        clicked = (interaction if interaction is not None and interaction.message is not None
-                   and interaction.message.id == message_id else None)
-        edited = False
-        if message_id is not None and near_bottom:
-            delivered = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
-            if delivered is not None:
-                return delivered
-            edited = True
-        posted = await self._post_fresh(state, channel, composed)
-        if posted is not None:
-            return Delivered(Shown.POSTED, posted)
-        if message_id is not None and not edited:
-            # It scrolled away and no fresh message could be posted: show the game where it is.
-            delivered = await publisher.edit(channel, message_id, composed.edit_kwargs, clicked)
-            if delivered is not None:
-                return delivered
-        return Delivered(Shown.NOT_SHOWN)
-
-    async def _post_fresh(self, state: GameState, channel: discord.abc.Messageable,
-                          composed: Composed) -> discord.Message | None:
-        """A new game message at the bottom, recorded, with the older ones stripped; None when it cannot be
-        posted or recorded (then nothing new is left in the channel)."""
-        message = await self.publisher.send(channel, composed.send_kwargs, f"posting game {state.game_id}")
-        if message is None:
-            return None
+    async def _kept(self, state: GameState, message: discord.Message) -> bool:
+        """Whether a fresh game message is recorded (else it was removed again)."""
         try:
             await self._track(state, message)
         except NotSaved as exc:
             log.warning("game %d: its new message could not be recorded (%s); it was removed", state.game_id,
                         exc.reason)
-            return None
-        await self.publisher.sweep(channel, state.game_id, keep=message.id, old=state.message_id)
-        return message
+            return False
+        return True
 
     # -- showing again, after Discord refused ---------------------------------------------------------
 
