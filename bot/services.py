@@ -1,7 +1,4 @@
-"""The services every cog shares, and how a cog finds them on the client (`bot.wiring` builds them).
-
-The clock is `discord.utils.utcnow`, so deadlines, cooldowns and Discord timestamps agree.
-"""
+"""The services every cog shares, and how a cog finds them on the client (`bot.wiring` builds them)."""
 
 from __future__ import annotations
 

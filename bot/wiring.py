@@ -1,8 +1,5 @@
-"""The composition root: builds the services every cog shares from the configuration and the database.
-
-`start_game_services` wires the session manager to the database, reloads every open game and then every open
-tournament and starts the deadline loops; `stop_game_services` stops
-them.
+"""The composition root: builds the services every cog shares from the configuration and the database, and
+stops them.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from typing import Any, cast
 import pytest
 from PIL import Image
 
-from bot.cogs.games import charts as charts_module
 from bot.cogs.games.boards import chart_request
 from bot.cogs.games.charts import CHART_FILE, Charts
 from bot.compute import ComputePool
@@ -149,7 +148,7 @@ def broken_chart(*args: object, **kwargs: object) -> bytes:
 
 @pytest.mark.logs_error(r"could not chart game \d+ \(RuntimeError: chart bug\)")
 async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(charts_module, "draw_chart", broken_chart)
+    monkeypatch.setattr("bot.cogs.games.charts.draw_chart", broken_chart)
     await alices_turn(world)
     await play_out(world, random.Random(9))
     final = game_message(world.games)

@@ -1,7 +1,5 @@
-"""The requests for the pictures the compute workers draw (`bot.ui.pictures`), made from a game's state.
-
-The players' names, the move buttons' numbers and the reader's words are chosen here, so that the game
-message, `/puluc board`, the demo and the help pages all draw boards the same way.
+"""The requests for the pictures the compute workers draw (`bot.ui.pictures`), made from a game's state with
+the players' names, the move buttons' numbers and the reader's words.
 """
 
 from __future__ import annotations

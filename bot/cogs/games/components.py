@@ -1,7 +1,5 @@
-"""The game messages' persistent buttons: a `DynamicItem` rebuilt from its custom_id (`bot.ui.views.ids`).
-
-Each cog answers its own kinds: `bot.cogs.games.lobby.LobbyButton` (seats, challenges, rematch) and
-`bot.cogs.games.play.PlayButton` (moves, resign, replay) subclass `GameButton` with their kinds' template.
+"""The game messages' persistent buttons: `GameButton`, rebuilt from its custom_id, which each cog subclasses
+with the kinds it answers (`lobby.LobbyButton`, `play.PlayButton`).
 """
 
 from __future__ import annotations

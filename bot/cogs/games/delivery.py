@@ -1,10 +1,5 @@
-"""Getting game messages onto Discord when Discord stumbles: retries with backoff, then a fresh message,
-then the game shown again later.
-
-A move is saved before it is shown, so failing to show it never reaches the player as an error. A server
-error (5xx), a rate limit discord.py gave up on (429), a timeout or a dropped connection is tried again after
-a growing pause; a message that still cannot be edited (or was deleted) is replaced by a fresh one at the
-bottom of the channel, whose buttons are then the live ones, and older messages of the game lose theirs.
+"""Getting game messages onto Discord when Discord stumbles: retries with backoff, then a fresh message at the
+bottom of the channel, then the game shown again later; a saved move is never reported as an error.
 """
 
 from __future__ import annotations

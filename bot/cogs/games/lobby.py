@@ -1,8 +1,5 @@
 """Opening games: `/puluc new` (a lobby), `/puluc challenge`, `/puluc ai`, `/puluc cancel`, and the lobby
 (Balance teams included), challenge and rematch buttons.
-
-Each handler checks the bot's permissions and the caller's limits first, then asks the session layer,
-then shows the result through the presenter; refusals become one ephemeral sentence (`bot.ui.replies`).
 """
 
 from __future__ import annotations

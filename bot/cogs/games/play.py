@@ -1,8 +1,5 @@
 """Playing: `/puluc move` (with autocomplete of the caller's legal moves), `/puluc board`, `/puluc resign`,
 `/puluc hint`, and the move buttons, move menu, resign and replay buttons.
-
-Clicks are acknowledged at once (a deferred update) because drawing the next board may take a moment;
-the presenter then edits the game message.
 """
 
 from __future__ import annotations

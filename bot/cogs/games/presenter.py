@@ -1,9 +1,5 @@
-"""Shows games in Discord: composes a game's message from its state and shows it, edited in place or posted
-afresh at the bottom of the channel (`bot.cogs.games.delivery`).
-
-Every change of a game, from a click or from the timers, ends here. Under a per-game lock the newest state is
-shown, so updates that race each other never leave an older board on screen; the updates that arrive while
-one is shown are coalesced into the next (end screens are always sent).
+"""Shows games in Discord: composes a game's message from its newest state, under a per-game lock, and hands
+it to `bot.cogs.games.delivery`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""The component rows of each game message, built from a session state: lobby, challenge, game, end.
-
-Every view has `timeout=None` and only `DynamicItem`s, so its buttons are persistent; the turn number in
-each custom_id makes the buttons of an earlier position stale. Labels come from the catalogues.
-"""
+"""The component rows of each game message, built from a session state: lobby, challenge, game, end."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The leaderboards' pages with their Previous / Next buttons, and forget-me's confirmation: persistent
-`DynamicItem` buttons, the views made of them, and what a press does.
-
-Every button carries its whole state in its custom_id, so it keeps working after a restart:
-`puluc:lb:<scope>:<ladder>:<page>:<owner>` (scope 0 is the global ladder, else the guild id; page is the
-0-based page the button leads to; owner is who asked for the leaderboard) and
-`puluc:forget:<yes|no>:<user>:<issued>` (issued is the Unix second the prompt was shown, so a forgotten
-prompt expires).
+"""The leaderboards' pages with their Previous / Next buttons, and forget-me's confirmation: persistent buttons
+whose custom_id holds their whole state, the views made of them, and what a press does.
 """
 
 from __future__ import annotations

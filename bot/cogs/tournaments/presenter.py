@@ -1,11 +1,5 @@
-"""Shows tournaments in Discord, and opens their matches' rooms: the bot's side of the tournament flow.
-
-`TournamentPresenter.show` is the tournament manager's listener: it posts the announcement card when a
-tournament is created and edits it after every change, calls both players in each match's thread and posts
-the match's game there (through the game presenter), says in the thread when the round's time limit decided
-a match, announces each round with its pairings and the last round's results, and posts the final standings
-and the winner. `DiscordRooms` opens a public thread per match in the tournament's channel. This module must
-never change a tournament or a game.
+"""Shows tournaments in Discord: the card, the rounds, the match rooms (a thread per match, `DiscordRooms`)
+and the final standings, as the tournament manager's listener.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The tournament card's buttons, Join, Leave, Start and Cancel (persistent `DynamicItem`s), and what a press
-does, which the commands of the same names share.
-
-Each button carries its whole state in its custom_id, `puluc:tour:<kind>:<tournament id>`, so it keeps working
-after a restart; a press on a card whose tournament has moved on (started, finished) is refused with the
-reason, and changes nothing.
+"""The tournament card's persistent buttons (Join, Leave, Start, Cancel, `puluc:tour:<kind>:<id>`) and what
+a press does, shared with the commands of the same names.
 """
 
 from __future__ import annotations

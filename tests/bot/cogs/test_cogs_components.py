@@ -85,9 +85,9 @@ def test_the_game_view_has_one_button_per_move_and_a_resign_row() -> None:
 
 
 def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.cogs.games.views as builders
+    from bot.cogs.games import views
 
-    monkeypatch.setattr(builders, "MAX_MOVE_BUTTONS", 1)
+    monkeypatch.setattr(views, "MAX_MOVE_BUTTONS", 1)
     pos = next(p for p in random_positions(Rules.preset("bell"), 50, seed=5) if len(p.legal_moves()) >= 2)
     state = running_state(pos)
     view = game_view(state, "en")
