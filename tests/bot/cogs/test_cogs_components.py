@@ -113,3 +113,13 @@ def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
             if effect.dest is not None:
                 assert number in labels[effect.dest].split(",") or labels[effect.dest].endswith("+")
         assert all(1 <= len(text) <= 3 for text in labels.values())
+
+
+def test_every_component_kind_is_answered_by_exactly_one_cog() -> None:
+    from bot.cogs.games.lobby import Lobby
+    from bot.cogs.games.play import Play
+
+    templates = [item.__discord_ui_compiled_template__ for cog in (Lobby, Play) for item in cog.dynamic_items]
+    for kind in KINDS:
+        custom_id = str(ComponentId(kind, 1, 2, "A"))
+        assert sum(bool(template.fullmatch(custom_id)) for template in templates) == 1, kind
