@@ -40,9 +40,9 @@ from typing import Any
 import asyncpg
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
+from bot.ratings import display_rating
 from bot.sessions import SessionManager
 from bot.storage import open_storage
-from bot.storage.ratings import display_rating
 from bot.storage.sql.store import BulkLoad
 from bot.storage.sql.tables import table
 from bot.storage.types import NewEvent

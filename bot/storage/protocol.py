@@ -15,16 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.storage.season_types import Season, SeasonPage
+from bot.ratings.seasons import Season, SeasonPage
 from bot.storage.shards import Shards
-from bot.storage.tournament_types import (
-    DecidedBy,
-    Entrant,
-    Match,
-    Outcome,
-    Tournament,
-    TournamentSettings,
-)
 from bot.storage.types import (
     GLOBAL_SCOPE,
     UNCHANGED,
@@ -46,9 +38,17 @@ from bot.storage.types import (
     StoredCounts,
     Unchanged,
 )
+from bot.tournaments.types import (
+    DecidedBy,
+    Entrant,
+    Match,
+    Outcome,
+    Tournament,
+    TournamentSettings,
+)
 
 if TYPE_CHECKING:
-    from bot.storage.ratings import Skill
+    from bot.ratings import Skill
 
 
 class GameRepository(Protocol):

@@ -19,7 +19,6 @@ from bot.sessions.state import GameOptions, GameState, Player
 from bot.sessions.timers import DeadlineScheduler
 from bot.storage.errors import AlreadyEntered, TournamentNotFound
 from bot.storage.protocol import TournamentStore
-from bot.storage.tournament_types import Tournament, TournamentSettings
 from bot.tournaments import formats
 from bot.tournaments.errors import (
     AlreadyInTournament,
@@ -44,6 +43,7 @@ from bot.tournaments.results import (
     TournamentUpdate,
 )
 from bot.tournaments.rounds import Rounds, game_outcome
+from bot.tournaments.types import Tournament, TournamentSettings
 
 log = logging.getLogger(__name__)
 

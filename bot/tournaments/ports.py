@@ -14,8 +14,8 @@ from typing import Protocol
 from bot.compute import ComputePool
 from bot.seeds import ai_rng
 from bot.sessions.state import GameState, Place
-from bot.storage.tournament_types import Match, Tournament
 from bot.tournaments.results import TournamentUpdate
+from bot.tournaments.types import Match, Tournament
 
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 # Team A's chance to win from a running game's position, by the hard AI (run off the event loop).

@@ -19,7 +19,6 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.results import ActionResult
 from bot.sessions.state import GameOptions, GameState, Player
 from bot.storage.protocol import TournamentStore
-from bot.storage.tournament_types import DecidedBy, Match, Outcome, Tournament
 from bot.tournaments import formats
 from bot.tournaments.ports import Adjudicator, MatchRooms, RoomUnavailable
 from bot.tournaments.results import (
@@ -29,6 +28,7 @@ from bot.tournaments.results import (
     TournamentFinished,
     TournamentHappening,
 )
+from bot.tournaments.types import DecidedBy, Match, Outcome, Tournament
 
 log = logging.getLogger(__name__)
 

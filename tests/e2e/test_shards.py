@@ -27,7 +27,7 @@ from bot.storage.types import GLOBAL_SCOPE
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GUILD_0, GUILD_1, GUILD_2 = 1000 << 22, 1001 << 22, 1002 << 22  # on shards 0, 1 and 0 of 2
 READ_TIMEOUT = 60.0
-# A player is listed on a leaderboard after 5 ranked games (bot/storage/ratings.py); a game is ranked from 6
+# A player is listed on a leaderboard after 5 ranked games (bot/ratings/__init__.py); a game is ranked from 6
 # moves on, and at most 3 a day between the same two players: alice plays bob 3 times, then carol twice.
 OPPONENTS = ("bob", "bob", "bob", "carol", "carol")
 RANKED_MOVES = 6

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ratings
 from bot.cogs.base import PulucCog, place_of
 from bot.config_spec import TURN_TIMER_SECONDS
 from bot.services import GameServices, services
@@ -21,7 +22,6 @@ from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession
 from bot.sessions.balance import Split, best_split
 from bot.sessions.errors import HostOnly, NoGameHere
 from bot.sessions.state import ADDED_RULES, server_rules
-from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import AckGrace, Refusal, acknowledge, check_bot_permissions, report_error
 from bot.ui.views.ids import ComponentId

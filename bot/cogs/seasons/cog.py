@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.seasons.embeds import podium, started_text
+from bot.ratings.types import LADDERS
 from bot.services import services, storage_of
-from bot.storage.types import LADDERS
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import acknowledge
 

@@ -15,15 +15,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ratings
 from bot.cogs.base import PulucCog
 from bot.cogs.tournaments.texts import standings_embed
 from bot.cogs.tournaments.views import DYNAMIC_ITEMS
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, Player
-from bot.storage import ratings
-from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.tournaments.errors import TournamentNotOpen
 from bot.tournaments.manager import TournamentManager
+from bot.tournaments.types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions, report_error
 

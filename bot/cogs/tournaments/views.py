@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.storage.tournament_types import Tournament
+from bot.tournaments.types import Tournament
 from bot.ui.i18n import t
 from bot.ui.views.components import admitted
 

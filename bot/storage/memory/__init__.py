@@ -1,7 +1,7 @@
 """The in-memory `Storage`: every promise of the real backends, in dicts, for tests (never the running bot).
 
 It implements the whole `bot.storage.protocol.Storage` (game log, settings, ladders through
-`bot.storage.ratings`, profiles, forget-me, health), and the contract suite (tests/bot/storage) runs the same
+`bot.ratings`, profiles, forget-me, health), and the contract suite (tests/bot/storage) runs the same
 tests against it as against SQLite and PostgreSQL. It survives a "restart" of the session manager when the
 same object is handed to the new one; `fail_next` makes the next write raise a chosen error.
 """

@@ -1,4 +1,4 @@
-"""The in-memory fake's ladders and players: ratings from `bot.storage.ratings`, leaderboards by sorting,
+"""The in-memory fake's ladders and players: ratings from `bot.ratings`, leaderboards by sorting,
 profiles, histories, personal data and forget-me, with the same results as the SQL backends.
 
 Where SQL counts players ahead through ladder_counts, this fake sorts the listed ratings; the contract suite
@@ -11,26 +11,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.storage import ratings
+from bot import ratings
+from bot.ratings import PAGE_SIZE, PROVISIONAL_GAMES, SeatInfo, Skill, check_ladder
+from bot.ratings.types import LADDERS, Ladder, Result
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.memory.games import OPEN_STATUSES, MemoryGames
-from bot.storage.ratings import PAGE_SIZE, PROVISIONAL_GAMES, SeatInfo, Skill, check_ladder
 from bot.storage.types import (
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
-    LADDERS,
     BestWin,
     FinishReport,
     ForgetReport,
     Game,
     GameSummary,
-    Ladder,
     LeaderboardPage,
     PersonalData,
     Profile,
     RatingChange,
     RatingPoint,
-    Result,
     SeasonPlacement,
     Standing,
 )

@@ -11,11 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.ratings import PAGE_SIZE, check_ladder
+from bot.ratings.seasons import Season, SeasonEntry, SeasonPage
+from bot.ratings.types import LADDERS, Ladder
 from bot.storage.errors import SeasonNotFound
 from bot.storage.memory.ladders import MemoryLadders
-from bot.storage.ratings import PAGE_SIZE, check_ladder
-from bot.storage.season_types import Season, SeasonEntry, SeasonPage
-from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, LADDERS, Ladder, SeasonPlacement
+from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, SeasonPlacement
 
 BEST_PLACEMENTS = 3
 

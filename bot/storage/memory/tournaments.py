@@ -13,7 +13,8 @@ from typing import Any
 
 from bot.storage.errors import AlreadyEntered, PlayerInOpenGame, TournamentNotFound, TournamentStateError
 from bot.storage.memory.seasons import MemorySeasons
-from bot.storage.tournament_types import (
+from bot.storage.types import FORGOTTEN_NAME
+from bot.tournaments.types import (
     DecidedBy,
     Entrant,
     Match,
@@ -21,7 +22,6 @@ from bot.storage.tournament_types import (
     Tournament,
     TournamentSettings,
 )
-from bot.storage.types import FORGOTTEN_NAME
 
 
 class MemoryTournaments(MemorySeasons):

@@ -1,6 +1,6 @@
 """Ranked ladders in SQL: rating a finished game, leaderboards, ranks, skills and rating charts.
 
-A layer of `bot.storage.sql.store.SqlStore`; the arithmetic comes from `bot.storage.ratings`. Ranks are
+A layer of `bot.storage.sql.store.SqlStore`; the arithmetic comes from `bot.ratings`. Ranks are
 counted, not scanned: `ladder_counts` holds how many listed players fall on each UTC day of last ranked game
 and each quarter point of conservative rating, so a rank is a sum over at most 31 days x a few hundred
 buckets plus an exact count inside the player's own bucket. Two raters of the same players (even in two
@@ -18,19 +18,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import cast
 
-from bot.storage import ratings
-from bot.storage.ratings import BUCKETS_PER_POINT, PAGE_SIZE, PROVISIONAL_GAMES, SeatInfo, Skill, check_ladder
+from bot import ratings
+from bot.ratings import BUCKETS_PER_POINT, PAGE_SIZE, PROVISIONAL_GAMES, SeatInfo, Skill, check_ladder
+from bot.ratings.types import Ladder
 from bot.storage.sql.games import GameQueries
 from bot.storage.sql.port import Dialect, Row, Transaction
-from bot.storage.types import (
-    GLOBAL_SCOPE,
-    FinishReport,
-    Ladder,
-    LeaderboardPage,
-    RatingChange,
-    RatingPoint,
-    Standing,
-)
+from bot.storage.types import GLOBAL_SCOPE, FinishReport, LeaderboardPage, RatingChange, RatingPoint, Standing
 
 CountKey = tuple[str, int, int, int]  # (ladder, scope, day, bucket) of ladder_counts
 Fetch = Callable[..., Awaitable[Sequence[Row]]]

@@ -8,7 +8,8 @@ a database driver, discord or puluc.
 
 from __future__ import annotations
 
-from bot.storage import ratings
+from bot import ratings
+from bot.ratings.types import LADDERS, Result
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.sql.games import OPEN
 from bot.storage.sql.ladders import CountKey, LadderQueries, apply_count_deltas, count_delta
@@ -16,13 +17,11 @@ from bot.storage.sql.port import Row, Transaction
 from bot.storage.types import (
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
-    LADDERS,
     BestWin,
     ForgetReport,
     GameSummary,
     PersonalData,
     Profile,
-    Result,
     SeasonPlacement,
 )
 

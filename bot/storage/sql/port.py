@@ -50,7 +50,7 @@ class Dialect:
 
     SQLite's CAST(x AS INTEGER) truncates toward zero, PostgreSQL's x::bigint rounds to the nearest integer:
     the templates say which one is meant, so both backends put a time in the same UTC day and a rating in
-    the same bucket as `bot.storage.ratings.day_of` and `math.floor` do in Python.
+    the same bucket as `bot.ratings.day_of` and `math.floor` do in Python.
     """
 
     name: str

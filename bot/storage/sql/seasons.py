@@ -10,13 +10,14 @@ Must never import a database driver, discord or puluc.
 
 from __future__ import annotations
 
-from bot.storage import ratings
+from bot import ratings
+from bot.ratings import PAGE_SIZE, PROVISIONAL_GAMES, Skill, check_ladder
+from bot.ratings.seasons import Season, SeasonEntry, SeasonPage
+from bot.ratings.types import LADDERS
 from bot.storage.errors import SeasonNotFound
-from bot.storage.ratings import PAGE_SIZE, PROVISIONAL_GAMES, Skill, check_ladder
-from bot.storage.season_types import Season, SeasonEntry, SeasonPage
 from bot.storage.sql.players import PlayerQueries
 from bot.storage.sql.port import Row, Transaction
-from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, LADDERS, SeasonPlacement
+from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, SeasonPlacement
 
 _ENTRY = "rank, user_id, display_name, rating, games, wins, draws, losses"
 # A player's best placements (in one server, or in all): rank first, then the latest season; with how many

@@ -22,7 +22,8 @@ from bot.storage.errors import (
 )
 from bot.storage.sql.port import Transaction
 from bot.storage.sql.seasons import SeasonQueries
-from bot.storage.tournament_types import (
+from bot.storage.types import FORGOTTEN_NAME
+from bot.tournaments.types import (
     DecidedBy,
     Entrant,
     Match,
@@ -30,7 +31,6 @@ from bot.storage.tournament_types import (
     Tournament,
     TournamentSettings,
 )
-from bot.storage.types import FORGOTTEN_NAME
 
 _COLUMNS = (
     "tournament_id, guild_id, channel_id, message_id, creator_id, name, format, variant, setup, "

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.ratings import REPEAT_LIMIT, REPEAT_WINDOW
 from bot.storage.protocol import GameRepository
-from bot.storage.ratings import REPEAT_LIMIT, REPEAT_WINDOW
 from bot.storage.types import FinishReport, NewEvent, SeatSpec
 from tests.helpers import FakeClock
 

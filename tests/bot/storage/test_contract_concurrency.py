@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.ratings import NEWCOMER
 from bot.storage.protocol import Storage
-from bot.storage.ratings import NEWCOMER
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.child import RATED_USERS
 from tests.bot.storage.games import append, play, running_duel

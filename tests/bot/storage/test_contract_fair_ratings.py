@@ -8,9 +8,8 @@ import math
 
 import pytest
 
-from bot.storage import ratings
-from bot.storage.protocol import Storage
-from bot.storage.ratings import (
+from bot import ratings
+from bot.ratings import (
     INACTIVE_AFTER_DAYS,
     NEWCOMER,
     PROVISIONAL_SIGMA,
@@ -18,7 +17,8 @@ from bot.storage.ratings import (
     REPEAT_WINDOW,
     SIGMA_PER_INACTIVE_DAY,
 )
-from bot.storage.types import UnrankedReason
+from bot.ratings.types import UnrankedReason
+from bot.storage.protocol import Storage
 from tests.bot.storage.games import play, play_many
 from tests.helpers import FakeClock
 

@@ -8,10 +8,11 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.ratings import DAY, NEWCOMER, REPEAT_LIMIT, REPEAT_WINDOW
+from bot.ratings.types import UnrankedReason
 from bot.storage.errors import GameStateError, PlayerInOpenGame
 from bot.storage.protocol import Storage
-from bot.storage.ratings import DAY, NEWCOMER, REPEAT_LIMIT, REPEAT_WINDOW
-from bot.storage.types import FORGOTTEN_NAME, NewEvent, SeatSpec, UnrankedReason
+from bot.storage.types import FORGOTTEN_NAME, NewEvent, SeatSpec
 from tests.bot.storage.games import GUILD, play, play_many
 from tests.helpers import FakeClock
 

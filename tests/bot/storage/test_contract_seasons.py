@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ratings import NEWCOMER
 from bot.storage.errors import SeasonNotFound
 from bot.storage.protocol import Storage
-from bot.storage.ratings import NEWCOMER
 from bot.storage.types import FORGOTTEN_NAME, SeasonPlacement
 from tests.bot.storage.games import GUILD, play, play_many
 from tests.helpers import FakeClock

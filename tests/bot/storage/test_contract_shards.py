@@ -18,8 +18,8 @@ from bot.storage.postgres import leases as postgres_leases
 from bot.storage.postgres.store import PostgresStore
 from bot.storage.protocol import Storage
 from bot.storage.shards import Shards, shard_of
-from bot.storage.tournament_types import Match, TournamentSettings
 from bot.storage.types import SeatSpec
+from bot.tournaments.types import Match, TournamentSettings
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.games import AFTER_PPN, append, new_duel, running_duel
 

@@ -13,8 +13,8 @@ from bot.storage.errors import (
     TournamentStateError,
 )
 from bot.storage.protocol import Storage
-from bot.storage.tournament_types import Entrant, Match, TournamentSettings
 from bot.storage.types import FORGOTTEN_NAME, SeatSpec
+from bot.tournaments.types import Entrant, Match, TournamentSettings
 from tests.bot.storage.backends import Backend
 from tests.helpers import FakeClock
 

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from bot.ratings import NEWCOMER, PROVISIONAL_GAMES
 from bot.storage import open_storage
 from bot.storage.protocol import Storage
-from bot.storage.ratings import NEWCOMER, PROVISIONAL_GAMES
 from tests.bot.storage.games import GUILD, finish, play_many, started
 from tests.helpers import FakeClock
 

@@ -12,7 +12,6 @@ from bot.sessions import GameState, Player, SessionManager
 from bot.sessions.errors import NotAPlayer, TournamentMatch
 from bot.sessions.state import Place
 from bot.storage.protocol import GameRepository
-from bot.storage.tournament_types import Match, Tournament, TournamentFormat, TournamentSettings
 from bot.tournaments.errors import (
     AlreadyInTournament,
     BadRoundLimit,
@@ -27,6 +26,7 @@ from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import RoomUnavailable
 from bot.tournaments.results import MatchDecided, MatchOpened, TournamentFinished, TournamentUpdate
 from bot.tournaments.standings import table
+from bot.tournaments.types import Match, Tournament, TournamentFormat, TournamentSettings
 from tests.helpers import FakeClock, RandomPicker, make_manager
 
 GUILD, CHANNEL = 9, 500

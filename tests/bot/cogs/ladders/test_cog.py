@@ -36,7 +36,7 @@ LADDERS = "bot.cogs.ladders.cog"
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
 CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
 # Carol's games: 45 days before the bot's clock (time.time()): inactive, yet not away long enough for her
-# rating to be provisional again (bot.storage.ratings.PROVISIONAL_SIGMA).
+# rating to be provisional again (bot.ratings.PROVISIONAL_SIGMA).
 CAROL_DAYS_AGO = 45
 
 

@@ -8,8 +8,8 @@ import re
 import discord
 import pytest
 
+from bot import ratings
 from bot.services import services
-from bot.storage import ratings
 from tests.helpers import World, click_concurrently, custom_ids, embed_text, game_message, said
 
 ROOM = re.compile(r"<#(\d+)>")
