@@ -13,7 +13,7 @@ import asyncpg
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
 from bot.storage.postgres.store import CONNECT_TIMEOUT_S, open_store
-from bot.storage.sql import versions
+from bot.storage.sql import migrations
 from bot.storage.types import Inspection
 from bot.storage.urls import PostgresUrl
 
@@ -32,7 +32,7 @@ async def inspect_database(url: PostgresUrl) -> Inspection:
         raise translate(exc) from exc
     try:
         version = await schema.current_version(conn)
-        versions.check_version(version, schema.LATEST_VERSION)
+        migrations.check_version(version, schema.LATEST_VERSION)
         if version < schema.LATEST_VERSION:
             await _try_migrations(conn)
         games = players = 0

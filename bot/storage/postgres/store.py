@@ -24,7 +24,7 @@ from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
 from bot.storage.postgres.leases import LeaseKeeper
 from bot.storage.shards import Shards
-from bot.storage.sql import versions
+from bot.storage.sql import migrations
 from bot.storage.sql.leases import new_owner
 from bot.storage.sql.port import POSTGRES, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
@@ -149,7 +149,7 @@ async def open_store(
     try:
         async with pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn:
             if read_only:
-                versions.check_current(await schema.current_version(conn), schema.LATEST_VERSION)
+                migrations.check_current(await schema.current_version(conn), schema.LATEST_VERSION)
             else:
                 await schema.migrate(conn)
     except BaseException as exc:

@@ -23,7 +23,7 @@ import aiosqlite
 
 from bot.storage.errors import ShardsTaken, StorageUnavailable, UnavailableReason
 from bot.storage.shards import Shards
-from bot.storage.sql import versions
+from bot.storage.sql import migrations
 from bot.storage.sql.leases import new_owner
 from bot.storage.sql.port import SQLITE, Row, Transaction
 from bot.storage.sql.store import Clock, SqlStore
@@ -49,7 +49,7 @@ def _prepare_file(path: Path, read_only: bool) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         finally:
             conn.close()
-        versions.check_current(version, schema.LATEST_VERSION)
+        migrations.check_current(version, schema.LATEST_VERSION)
         return version
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
