@@ -132,10 +132,10 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     try:  # while each server's own ladder holds its own players only
         for guild, other in ((GUILD_0, GUILD_1), (GUILD_1, GUILD_0)):
             for user, count in zip(players[guild], (5, 3, 2), strict=True):
-                own = await store.standing(user, "duel", guild)
-                everywhere = await store.standing(user, "duel", GLOBAL_SCOPE)
+                own = await store.ladders.standing(user, "duel", guild)
+                everywhere = await store.ladders.standing(user, "duel", GLOBAL_SCOPE)
                 assert own is not None and everywhere is not None and own.games == everywhere.games == count
-                assert await store.standing(user, "duel", other) is None
+                assert await store.ladders.standing(user, "duel", other) is None
     finally:
         await store.close()
 
@@ -167,7 +167,7 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     assert sum(fired["timeouts"].values()) == 1 and fired["ran_out"] == 1  # 51 s: the next turn still has time
     store = await open_storage(postgres_url)
     try:
-        log = await store.game_log(timed["game"])
+        log = await store.games.game_log(timed["game"])
         assert [e.kind for e in log.events].count("timeout") == 1
     finally:
         await store.close()
@@ -179,7 +179,7 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     assert await mistaken.process.wait() == 3
     store = await open_storage(postgres_url)
     try:
-        assert all(log.game.guild_id != GUILD_2 for log in await store.open_games())
+        assert all(log.game.guild_id != GUILD_2 for log in await store.games.open_games())
     finally:
         await store.close()
     assert await asyncio.gather(first.stop(), second.stop()) == [0, 0]

@@ -75,9 +75,9 @@ class Lobby(PulucCog):
         added rules only where the variant can take them: `server_rules`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise app_commands.NoPrivateMessage()  # games are played in servers only
-        store = self.games.storage
-        guild = await store.guild_settings(interaction.guild_id)
-        channel_ranked = await store.channel_ranked(interaction.channel_id)
+        storage = self.games.storage
+        guild = await storage.server_settings.guild_settings(interaction.guild_id)
+        channel_ranked = await storage.server_settings.channel_ranked(interaction.channel_id)
         if ranked and channel_ranked is False:
             raise Refusal("error.ranked_off")
         chosen = variant or guild.default_variant or DEFAULT_VARIANT
@@ -253,8 +253,8 @@ class Lobby(PulucCog):
             return ratings.AI_SKILLS[seat.ai_level]
         if seat.user_id is None:
             return ratings.NEWCOMER
-        store = self.games.storage
-        found = await store.skill(seat.user_id, "team") or await store.skill(seat.user_id, "duel")
+        storage = self.games.storage
+        found = await storage.ladders.skill(seat.user_id, "team") or await storage.ladders.skill(seat.user_id, "duel")
         return found or ratings.NEWCOMER
 
     async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:

@@ -90,9 +90,9 @@ class Tournaments(PulucCog):
             raise Refusal("error.tournament.channel")
         self.games.cooldowns.hit(interaction.user.id)
         await acknowledge(interaction, ephemeral=True)
-        store = self.games.storage
-        guild = await store.guild_settings(guild_id)
-        channel_ranked = await store.channel_ranked(channel_id)
+        storage = self.games.storage
+        guild = await storage.server_settings.guild_settings(guild_id)
+        channel_ranked = await storage.server_settings.channel_ranked(channel_id)
         if ranked and channel_ranked is False:
             raise Refusal("error.ranked_off")
         settings = TournamentSettings(
@@ -154,7 +154,7 @@ class Tournaments(PulucCog):
 
     @standings.autocomplete("tournament")
     async def any_choices(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
-        found = await self.games.storage.guild_tournaments(interaction.guild_id or 0, MAX_CHOICES)
+        found = await self.games.storage.tournaments.guild_tournaments(interaction.guild_id or 0, MAX_CHOICES)
         return _choices(found, current)
 
     # -- the card's buttons -----------------------------------------------------------------------------
@@ -196,8 +196,8 @@ class Tournaments(PulucCog):
 
     async def _rating(self, user_id: int, guild_id: int) -> int:
         """The rating a player is seeded by: this server's 1 v 1 ladder, else all servers', else a newcomer's."""
-        store = self.games.storage
-        skill = await store.skill(user_id, "duel", guild_id) or await store.skill(user_id, "duel")
+        storage = self.games.storage
+        skill = await storage.ladders.skill(user_id, "duel", guild_id) or await storage.ladders.skill(user_id, "duel")
         return (skill or ratings.NEWCOMER).display
 
     def _pick(self, interaction: discord.Interaction[Any], tournament_id: int | None) -> Tournament:

@@ -1,8 +1,7 @@
-"""Inspecting a SQLite database file without changing it (see `bot.storage.inspection`).
+"""Inspecting a SQLite database file without changing it (`bot.storage.inspect_storage`).
 
 Nothing here creates a folder or a file, migrates, or leaves a journal behind: a missing file is reported
-with what start-up would create, and an existing one is read through a read-only connection. Must never be
-imported from outside `bot/storage/`.
+with what start-up would create, and an existing one is read through a read-only connection.
 """
 
 from __future__ import annotations
