@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.storage.tournament_types import Match, Tournament, TournamentFormat
 from bot.tournaments.elimination import knocked_out_in
+from bot.tournaments.types import Match, Tournament, TournamentFormat
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -34,17 +34,6 @@ class Row:
     wins: int
     draws: int
     losses: int
-
-
-def match_points(match: Match, number: int, format: TournamentFormat) -> float | None:
-    """What `number` scored in a decided match (None when undecided, or a round robin bye)."""
-    if match.outcome is None:
-        return None
-    if match.b is None:
-        return WIN if format != "round_robin" else None
-    if match.outcome == "draw":
-        return DRAW
-    return WIN if match.winner() == number else LOSS
 
 
 # Points of a and of b for each decided outcome; "none" (neither started) is a loss for both.

@@ -1,9 +1,4 @@
-"""What the game messages say: session states and results turned into translated embeds and lines.
-
-Pure functions from `bot.sessions` values to `discord.Embed`s and strings in one language; no I/O, no
-rendering (board images come from `bot.cogs.games.presenter`), no game decisions. Every user-visible word comes from
-the catalogues through `bot.ui.i18n.t`.
-"""
+"""What the game messages say: session states and results turned into embeds and lines in one language."""
 
 from __future__ import annotations
 
@@ -11,6 +6,7 @@ from collections.abc import Iterable
 
 import discord
 
+from bot import ratings
 from bot.sessions import (
     MAX_TIMEOUTS,
     Arranged,
@@ -28,7 +24,6 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, t
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw

@@ -29,9 +29,9 @@ from bot.app import EXTENSIONS
 from bot.cogs.games.texts import BOARD_SECTIONS, HELP_SECTIONS
 from bot.cogs.ladders.embeds import PRIVACY_SECTIONS
 from bot.cogs.tournaments.texts import TABLE_COLUMNS, TABLE_FORMATS
+from bot.ratings.types import LADDERS, Result, UnrankedReason
 from bot.sessions.state import ADDED_RULES, AI_LEVELS
-from bot.storage.tournament_types import FORMATS
-from bot.storage.types import LADDERS, Result, UnrankedReason
+from bot.tournaments.types import FORMATS
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
@@ -227,3 +227,9 @@ async def test_a_key_nothing_uses_is_reported(monkeypatch: pytest.MonkeyPatch) -
     with_extra = {**real, "game.nobody_says_this": "Nobody says this."}
     monkeypatch.setattr(f"{__name__}.catalogue", lambda lang: with_extra)
     assert sorted(set(with_extra) - await used_keys()) == ["game.nobody_says_this"]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+async def test_every_key_the_code_uses_is_in_every_language(lang: str) -> None:
+    """Not only in English: a key missing in Spanish would show English text to a Spanish server."""
+    assert sorted(await used_keys() - set(catalogue(lang))) == []

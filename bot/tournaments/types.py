@@ -1,9 +1,8 @@
-"""The tournament values the storage layer takes and returns, the same for every backend.
+"""The tournament values: settings, entrants, matches and the tournament itself.
 
 A tournament is a row of options and progress, its entrants (numbered 1, 2, ... in the order they joined)
 and its matches (one per board per round; a bye is a match without a second player). Matches name entrants
-by number, never by user id, so forgetting a player touches only the entrant row. Plain frozen dataclasses
-and literals; must never import a database driver, openskill or discord.
+by number, never by user id, so forgetting a player touches only the entrant row.
 """
 
 from __future__ import annotations
@@ -70,10 +69,6 @@ class Match:
     outcome: Outcome | None = None
     decided_by: DecidedBy | None = None
     chance_a: float | None = None  # adjudication only: the hard AI's chance that a wins
-
-    @property
-    def is_bye(self) -> bool:
-        return self.b is None
 
     @property
     def decided(self) -> bool:
