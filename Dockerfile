@@ -15,13 +15,12 @@ RUN apt-get update \
 
 WORKDIR /src
 
-# Dependencies only, listed from pyproject.toml alone: this layer is rebuilt when they change, not the code.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
-        > requirements.txt \
- && pip install -r requirements.txt
+# Dependencies only, at the versions in requirements.lock (checked against their hashes, the same the tests ran
+# on): this layer is rebuilt when they change, not when the code does.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
 
-COPY README.md ./
+COPY pyproject.toml README.md ./
 COPY puluc ./puluc
 COPY renderer ./renderer
 COPY bot ./bot
