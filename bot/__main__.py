@@ -1,5 +1,7 @@
 """The `puluc-bot` command (also `python -m bot`): run the bot, check the setup, or play an offline demo.
 
+`--version` prints the installed release (CHANGELOG.md), the Python and the discord.py it runs on.
+
 Every failure a server owner can cause ends here as one line on stderr and exit code 1, never a traceback.
 `--check` and start-up report the same findings (`bot.cli.preflight`): which `.env` was read, which database
 (new, or existing with how many games and players), which font; `--check` prints them and changes nothing.
@@ -12,13 +14,15 @@ import argparse
 import asyncio
 import logging
 import os
+import platform
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from bot.config import Config, ConfigError, find_env_file, load_config
 
-__all__ = ["main"]
+__all__ = ["main", "version_text"]
 
 PROG = "puluc-bot"
 
@@ -33,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return copy_data(argv[1:])
     args = _parser().parse_args(argv)
+    if args.version:
+        print(version_text())
+        return 0
     if args.demo is not None:
         if args.env_file is not None:
             return _fail("--demo needs no settings, so --env-file does nothing with it; leave one of them out.")
@@ -75,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         help="play one AI-vs-AI game offline and write its board images, replay GIF and record to OUTDIR "
         "(a new or empty folder, or one holding an earlier demo, which is replaced)",
     )
+    mode.add_argument("--version", action="store_true", help="print the installed version and exit")
     parser.add_argument(
         "--env-file",
         metavar="PATH",
@@ -129,6 +137,16 @@ def _demo(outdir: Path, seed: int) -> int:
     except OSError as exc:
         return _fail(f"cannot write the demo to {outdir}: {exc.strerror or exc}.")
     return 0
+
+
+def version_text() -> str:
+    """`puluc-bot 0.2.0 (Python 3.11.7, discord.py 2.7.1)`: the installed release, which a non-editable install
+    keeps until it is installed again (docs/OPERATIONS.md, Upgrading)."""
+    try:
+        version = metadata.version("puluc-bot")
+    except metadata.PackageNotFoundError:
+        version = "(not installed: run pip install . in its folder)"
+    return f"{PROG} {version} (Python {platform.python_version()}, discord.py {metadata.version('discord.py')})"
 
 
 def _fail(message: str) -> int:

@@ -516,3 +516,26 @@ def test_demo_into_a_file_fails_in_one_line(workdir: Path, capsys: pytest.Captur
     (workdir / "taken").write_text("a file, not a directory")
     assert main(["--demo", str(workdir / "taken")]) == 1
     assert "is a file, not a folder" in one_error_line(capsys.readouterr().err)
+
+
+# -- --version ---------------------------------------------------------------------------------------------
+
+
+def test_version_names_the_installed_release_python_and_discord_py(workdir: Path) -> None:
+    from importlib import metadata
+    from platform import python_version
+
+    done = run_program([console_script(), "--version"], workdir)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"puluc-bot {metadata.version('puluc-bot')} (Python {python_version()}, "
+                           f"discord.py {discord.__version__})\n")
+    assert done.stderr == ""
+
+
+def test_version_needs_no_settings_and_reads_none(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / ".env").write_text("DISCORD_TOKEN=not a token\nTURN_TIMER_SECONDS=1\n")
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("puluc-bot ")
+    with pytest.raises(SystemExit) as refused:
+        main(["--version", "--check"])
+    assert refused.value.code == 2
