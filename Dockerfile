@@ -1,7 +1,7 @@
 # Puluc for Discord: a small image that runs the bot as a non-root user with its database in /data.
 #   docker build -t puluc-bot .
 #   docker run -d --env-file .env -v puluc-data:/data puluc-bot
-FROM python:3.12-slim
+FROM python:3.12.8-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
