@@ -2,9 +2,11 @@
 
 `--version` prints the installed release (CHANGELOG.md), the Python and the discord.py it runs on.
 
-Every failure a server owner can cause ends here as one line on stderr and exit code 1, never a traceback.
+Every failure a server owner can cause ends here as lines on stderr and exit code 1, never a traceback: one
+line per problem, all of them found in one run (every setting, the database, the font), then every typo hint.
 `--check` and start-up report the same findings (`bot.cli.preflight`): which `.env` was read, which database
-(new, or existing with how many games and players), which font; `--check` prints them and changes nothing.
+(new, or existing with how many games and players), which font; `--check` prints them, and the invite link,
+and changes nothing.
 This module must never print or log the Discord token.
 """
 
@@ -19,8 +21,12 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.config import Config, ConfigError, find_env_file, load_config
+from bot.config import ConfigError, ConfigReport, find_env_file, read_config
+
+if TYPE_CHECKING:
+    from bot.cli.preflight import Preflight
 
 __all__ = ["main", "version_text"]
 
@@ -48,17 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"--seed chooses the game of --demo and nothing else; write {PROG} --demo OUTDIR --seed N.")
 
     try:
-        config = load_config(os.environ, find_env_file(args.env_file))
+        report = read_config(os.environ, find_env_file(args.env_file))
     except ConfigError as exc:
-        return _fail(str(exc))
+        return _fail(*exc.problems)
 
     if args.check:
-        return asyncio.run(_check(config))
+        return asyncio.run(_check(report))
 
-    from bot.logs import setup_logging
+    if not report.problems:
+        from bot.logs import setup_logging
 
-    setup_logging(config.log_level_number, secrets=config.secrets)
-    return asyncio.run(_start(config))
+        setup_logging(report.config.log_level_number, secrets=report.config.secrets)
+    return asyncio.run(_start(report))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,15 +101,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _check(config: Config) -> int:
-    from bot.cli.preflight import PreflightError, preflight
-
-    try:
-        found = await preflight(config)
-    except PreflightError as exc:
-        return _fail(str(exc))
+async def _check(report: ConfigReport) -> int:
+    found = await _survey(report)
+    if found is None:
+        return 1
     for line in (*found.findings(), *found.notes):
         print(f"{PROG}: {line}")
+    config = report.config
     guilds = f"server {config.dev_guild_id}" if config.dev_guild_id is not None else "all servers"
     print(
         f"{PROG}: configuration OK: commands will sync to {guilds}; the token looks well formed "
@@ -111,19 +116,29 @@ async def _check(config: Config) -> int:
     return 0
 
 
-async def _start(config: Config) -> int:
-    from bot.app import run_bot
-    from bot.cli.preflight import PreflightError, preflight
-
-    try:
-        found = await preflight(config)
-    except PreflightError as exc:
-        return _fail(str(exc))
+async def _start(report: ConfigReport) -> int:
+    found = await _survey(report)
+    if found is None:
+        return 1
     for line in found.findings(starting=True):
         log.info("%s", line)
     for line in found.notes:
         log.warning("%s", line)
-    return await run_bot(config)
+    from bot.app import run_bot
+
+    return await run_bot(report.config)
+
+
+async def _survey(report: ConfigReport) -> Preflight | None:
+    """What `--check` and start-up find; None once every problem (settings, database, font) and every hint
+    has been printed, one line each."""
+    from bot.cli.preflight import survey
+
+    found = await survey(report.config, skip=report.failed)
+    if report.problems or found.problems:
+        _fail(*report.problems, *found.problems, hints=report.config.hints)
+        return None
+    return found
 
 
 def _demo(outdir: Path, seed: int) -> int:
@@ -149,8 +164,12 @@ def version_text() -> str:
     return f"{PROG} {version} (Python {platform.python_version()}, discord.py {metadata.version('discord.py')})"
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+def _fail(*problems: str, hints: Sequence[str] = ()) -> int:
+    """Print every problem, then every hint, one line each on stderr; the exit code 1."""
+    for problem in problems:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+    for hint in hints:
+        print(f"{PROG}: hint: {hint}", file=sys.stderr)
     return 1
 
 

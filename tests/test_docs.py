@@ -90,7 +90,7 @@ def test_every_service_runs_under_an_init_with_rotated_logs_and_a_pinned_image()
                          r"        max-file: \"\d+\"$", body, flags=re.MULTILINE), name
         image = re.search(r"^    image: (\S+)$", body, flags=re.MULTILINE)
         assert image is not None, f"{name} names its image and tag"
-        repository, _, tag = image[1].partition(":")
+        _, _, tag = image[1].partition(":")
         if "build: ." in body:
             assert image[1] == f"puluc-bot:{version}", f"{name} tags the image it builds with the release"
         else:

@@ -365,6 +365,81 @@ def test_check_draws_a_board_with_the_configured_font(
     assert f"puluc-bot: board font: {font}" in out.splitlines()
 
 
+# -- --check: every mistake at once -----------------------------------------------------------------------
+
+
+def failed_lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    """Every line a failed `--check` printed (all on stderr), without the program's name."""
+    code, out, err = check(capsys, *args)
+    assert code == 1
+    assert out == "", "nothing is reported as found when something is wrong"
+    lines = err.strip().splitlines()
+    assert all(line.startswith(("puluc-bot: error: ", "puluc-bot: hint: ")) for line in lines), lines
+    return [line.removeprefix("puluc-bot: ") for line in lines]
+
+
+def several_mistakes(workdir: Path) -> Path:
+    """A .env with a misspelt token name, two bad numbers, a font that is no font and a database under a file."""
+    (workdir / "occupied").write_text("a file")
+    (workdir / "not-a-font.ttf").write_text("hello")
+    env_file = workdir / ".env"
+    env_file.write_text(
+        f"DISCORD_TOKN={TOKEN}\nTURN_TIMER_SECONDS=5\nAI_BUDGET_MS=fast\nFONT_PATH=not-a-font.ttf\n"
+        "DATABASE_URL=sqlite:///occupied/puluc.db\n", encoding="utf-8")
+    return env_file
+
+
+def test_check_reports_every_mistake_in_one_run_then_every_hint(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env_file = several_mistakes(workdir)
+    lines = failed_lines(capsys)
+    assert [line.split(":", 1)[0] for line in lines] == ["error"] * 5 + ["hint"]
+    assert lines[0].startswith("error: DISCORD_TOKEN is not set")
+    assert lines[1].startswith("error: TURN_TIMER_SECONDS must be")
+    assert lines[2].startswith("error: AI_BUDGET_MS must be")
+    assert lines[3].startswith(f"error: cannot use the database at {workdir / 'occupied' / 'puluc.db'}")
+    assert lines[4].startswith(f"error: FONT_PATH {workdir / 'not-a-font.ttf'} cannot draw the board images")
+    assert lines[5] == f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you " \
+                       "mean DISCORD_TOKEN?"
+
+
+def test_start_up_reports_the_same_lines_as_check_and_contacts_nothing(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    restored_logging: logging.Logger,
+) -> None:
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    several_mistakes(workdir)
+    checked = failed_lines(capsys)
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    assert [line.removeprefix("puluc-bot: ") for line in err.strip().splitlines()] == checked
+    assert not (workdir / "data").exists()
+
+
+def test_an_unreadable_env_line_fails_the_check_with_its_file_and_line(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nTURN TIMER=60\n", encoding="utf-8")
+    (line,) = failed_lines(capsys)
+    assert line.startswith(f"error: {workdir / '.env'}, line 2 (the one that starts with TURN), is not a setting")
+
+
+def test_check_prints_the_invite_link_of_a_well_formed_token(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(monkeypatch)
+    code, out, err = check(capsys)
+    assert code == 0, err
+    invite = next(line for line in out.splitlines() if "invite link" in line)
+    url = invite.split(": ", 2)[2]
+    assert url == ("https://discord.com/oauth2/authorize?client_id=1057489987654321012&scope=bot+"
+                   "applications.commands&permissions=309237763072")
+
+
 # -- start-up ---------------------------------------------------------------------------------------------
 
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (\x1b\[[0-9;]*m)?(DEBUG|INFO|WARNING|ERROR|CRITICAL) ")
