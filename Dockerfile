@@ -41,8 +41,10 @@ VOLUME ["/data"]
 
 # The bot handles SIGTERM: it stops taking interactions, finishes those in flight, closes the database.
 STOPSIGNAL SIGTERM
-# Checks the settings, that the database is readable and intact (reading only) and that the font draws; does not
-# contact Discord.
-HEALTHCHECK --interval=60s --timeout=20s --start-period=20s --retries=3 CMD ["puluc-bot", "--check"]
+# Healthy while the bot's own /readyz says it serves players: connected to Discord, its shards claimed, the
+# database answering, the workers alive (docs/OPERATIONS.md, Health and metrics). The listener is on inside the
+# container only (127.0.0.1:8080); set HEALTH_HOST=0.0.0.0 and publish the port to scrape /metrics from outside.
+ENV HEALTH_PORT=8080
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot.ops.probe"]
 
 CMD ["puluc-bot"]

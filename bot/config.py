@@ -21,6 +21,7 @@ import binascii
 import contextlib
 import difflib
 import io
+import ipaddress
 import logging
 import math
 import os
@@ -41,6 +42,9 @@ from bot.config_spec import (
     DATABASE_URL,
     DEV_GUILD_ID,
     FONT_PATH,
+    HEALTH_HOST,
+    HEALTH_PORT,
+    LOG_FORMAT,
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
     SETTINGS,
@@ -48,6 +52,7 @@ from bot.config_spec import (
     SHARD_IDS,
     TURN_TIMER_SECONDS,
     WORKERS,
+    ChoiceSetting,
     N,
     NumberSetting,
 )
@@ -69,6 +74,8 @@ ENV_FILE_NAME = ".env"
 _TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
 _TOKEN_PART_MINIMUMS = (16, 4, 20)
 _TOKEN_PART_NAMES = ("first", "second", "third")
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
+_HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*")
 _WHERE_TOKENS_LIVE = "copy it from the Discord developer portal, Bot page, Reset Token"
 
 
@@ -103,6 +110,7 @@ class Config:
     database: DatabaseUrl = field(default_factory=lambda: parse_database_url(DEFAULT_DATABASE_URL))
     dev_guild_id: int | None = None
     log_level: str = LOG_LEVEL.default
+    log_format: str = LOG_FORMAT.default  # "TEXT" or "JSON"
     turn_timer_seconds: int = TURN_TIMER_SECONDS.default
     ai_budget_ms: int = AI_BUDGET_MS.default
     advantage_bar_ms: int = ADVANTAGE_BAR_MS.default
@@ -113,6 +121,8 @@ class Config:
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
     shards: Shards | None = None
+    health_port: int | None = None  # None: no health listener
+    health_host: str = HEALTH_HOST.default or "127.0.0.1"
     env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
     # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
     misspelt: tuple[tuple[str, str], ...] = ()
@@ -209,7 +219,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         discord_token=token,
         database=found.check(DATABASE_URL.name, lambda: _database(values, base), _default_database(base)),
         dev_guild_id=found.check(DEV_GUILD_ID.name, lambda: _dev_guild_id(values), None),
-        log_level=found.check(LOG_LEVEL.name, lambda: _log_level(values), LOG_LEVEL.default),
+        log_level=found.check(LOG_LEVEL.name, lambda: _choice(values, LOG_LEVEL), LOG_LEVEL.default),
+        log_format=found.check(LOG_FORMAT.name, lambda: _choice(values, LOG_FORMAT), LOG_FORMAT.default),
         turn_timer_seconds=found.number(values, TURN_TIMER_SECONDS),
         ai_budget_ms=found.number(values, AI_BUDGET_MS),
         advantage_bar_ms=found.number(values, ADVANTAGE_BAR_MS),
@@ -219,6 +230,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         workers=found.check(WORKERS.name, lambda: _workers(values), None),
         font_path=found.check(FONT_PATH.name, lambda: _font_path(values, base), None),
         shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),
+        health_port=found.check(HEALTH_PORT.name, lambda: _health_port(values), None),
+        health_host=found.check(HEALTH_HOST.name, lambda: _health_host(values), Config.health_host),
         env_file=env,
         misspelt=_misspelt(file_values),
     )
@@ -402,17 +415,45 @@ def _dev_guild_id(values: Mapping[str, str]) -> int | None:
     return dev_guild_id
 
 
-def _log_level(values: Mapping[str, str]) -> str:
-    text = values.get(LOG_LEVEL.name)
+def _choice(values: Mapping[str, str], spec: ChoiceSetting) -> str:
+    text = values.get(spec.name)
     if text is None:
-        return LOG_LEVEL.default
-    level = LOG_LEVEL.choose(text)
-    if level is None:
+        return spec.default
+    chosen = spec.choose(text)
+    if chosen is None:
+        aliases = "; WARN means WARNING" if spec.aliases else ""
         raise ConfigError(
-            f"LOG_LEVEL must be {LOG_LEVEL.rule} (any case); got {text!r}. Write for example "
-            f"LOG_LEVEL={LOG_LEVEL.default}."
+            f"{spec.name} must be {spec.rule} (any case{aliases}); got {text!r}. Write for example "
+            f"{spec.name}={spec.default}."
         )
-    return level
+    return chosen
+
+
+def _health_port(values: Mapping[str, str]) -> int | None:
+    text = values.get(HEALTH_PORT.name)
+    if text is None:
+        return None
+    port = _whole_number(text)
+    if port is None or not HEALTH_PORT.allows(port):
+        raise ConfigError(
+            f"{HEALTH_PORT.name} must be {HEALTH_PORT.rule}; got {text!r}. Write for example "
+            f"{HEALTH_PORT.name}=8080, or leave it empty to keep the health listener off."
+        )
+    return port
+
+
+def _health_host(values: Mapping[str, str]) -> str:
+    text = values.get(HEALTH_HOST.name, Config.health_host)
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        if not _HOST_NAME.fullmatch(text):
+            raise ConfigError(
+                f"{HEALTH_HOST.name} must be an IP address or a host name of this machine to listen on; got "
+                f"{text!r}. Write for example {HEALTH_HOST.name}=127.0.0.1 (this machine only, the default) or "
+                f"{HEALTH_HOST.name}=0.0.0.0 (every network; inside a container)."
+            ) from None
+    return text
 
 
 def _font_path(values: Mapping[str, str], base: Path) -> Path | None:

@@ -99,6 +99,16 @@ def test_every_service_runs_under_an_init_with_rotated_logs_and_a_pinned_image()
     assert re.fullmatch(r"python:\d+\.\d+\.\d+-slim-\w+", base), f"the Dockerfile's base {base} is pinned"
 
 
+def test_the_image_and_every_bot_service_are_healthy_by_the_bots_own_readyz() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r'^HEALTHCHECK .* CMD \["python", "-m", "bot.ops.probe"\]$', dockerfile, flags=re.MULTILINE)
+    assert re.search(r"^ENV HEALTH_PORT=\d+$", dockerfile, flags=re.MULTILINE)
+    for name, body in bot_services().items():
+        assert re.search(r'^      HEALTH_PORT: "\d+"', body, flags=re.MULTILINE), f"{name} turns the listener on"
+        assert re.search(r"^    healthcheck: (&readyz\n      test: \[\"CMD\", \"python\", \"-m\", "
+                         r"\"bot.ops.probe\"\]|\*readyz)$", body, flags=re.MULTILINE), name
+
+
 def test_no_password_is_written_into_a_database_url() -> None:
     # A password with '@', '/' or '%' would break the URL; the driver reads it from PGPASSWORD instead.
     for name, body in bot_services().items():
