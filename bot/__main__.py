@@ -64,7 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not report.problems:
         from bot.logs import setup_logging
 
-        setup_logging(report.config.log_level_number, secrets=report.config.secrets)
+        config = report.config
+        setup_logging(config.log_level_number, secrets=config.secrets, json_lines=config.log_format == "JSON",
+                      shard_count=config.shards.count if config.shards is not None else None)
     return asyncio.run(_start(report))
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import unquote, urlsplit
 
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
@@ -58,7 +59,7 @@ from bot.config_spec import (
 )
 from bot.storage.errors import UnsupportedDatabaseUrl
 from bot.storage.shards import Shards, parse_shard_ids
-from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
+from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteUrl, parse_database_url
 
 __all__ = [
     "DEFAULT_DATABASE_URL", "Config", "ConfigError", "ConfigReport", "EnvFile", "find_env_file", "load_config",
@@ -129,8 +130,15 @@ class Config:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What no log line may show: the token, and its signature (the last part) on its own."""
-        return (self.discord_token, self.discord_token.rsplit(".", 1)[-1])
+        """What no log line may show: the token, its signature (the last part) on its own, and the database's
+        password (one of at least 4 characters: hiding a shorter one everywhere would garble the log)."""
+        found = [self.discord_token, self.discord_token.rsplit(".", 1)[-1]]
+        if isinstance(self.database, PostgresUrl):
+            with contextlib.suppress(ValueError):
+                password = urlsplit(self.database.dsn).password
+                if password is not None and len(unquote(password)) >= 4:
+                    found += [unquote(password), password]
+        return tuple(dict.fromkeys(found))
 
     @property
     def log_level_number(self) -> int:

@@ -4,14 +4,14 @@ One registry per process (`REGISTRY`), served at `/metrics` by `bot.ops.health` 
 from the running bot at each scrape (open games, workers, timer lag). The hooks are called by the few places
 that see each event:
 - `interaction_admitted` by `PulucBot.admit` (every command, click and autocomplete the bot takes): counts it by
-  kind and outcome once its task ends, and notes when it arrived;
+  kind and outcome once its task ends, notes when it arrived, and binds its ids to the log records it causes;
 - `interaction_outcome` by `bot.ui.replies.report_error`: a refusal, a database outage or an error;
 - `board_shown` by the game presenter once a click's board is on screen;
 - `discord_response` by the HTTP trace `bot.ops.health` installs on discord.py's session: acknowledgements,
   429s and 5xx from Discord.
 
 Hooks take discord.py's objects as they come (duck-typed) and never raise: metrics must not break a game.
-This module imports no Discord, no web server and nothing of ours, so any layer may call it.
+This module imports no Discord, no web server and nothing of ours but `bot.logs`, so any layer may call it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import re
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
+
+from bot.logs import bind
 
 __all__ = [
     "ACKNOWLEDGED",
@@ -72,6 +74,7 @@ _ADMITTED = "puluc_admitted"  # interaction.extras: the event loop's time when t
 _OUTCOME = "puluc_outcome"  # interaction.extras: set by interaction_outcome
 OUTCOMES = ("ok", "refused", "unavailable", "error")
 _CUSTOM_ID_KIND = re.compile(r"[A-Za-z_]+(?::[A-Za-z_]+)?")
+_GAME_ID = re.compile(r"puluc:[a-z]+:(\d{1,20}):")  # bot.ui.views.ids: puluc:<kind>:<game_id>:<turn>:<arg>
 # An interaction's callback: POST /api/v10/interactions/{id}/{token}/callback.
 _CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 _DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -92,7 +95,11 @@ def interaction_kind(interaction: Any) -> str:
 
 
 def interaction_admitted(interaction: Any, task: asyncio.Task[Any] | None) -> None:
-    """The bot took `interaction`, handled by `task`: count it when the task ends."""
+    """The bot took `interaction`, handled by `task` (the current one): count it when the task ends, and give
+    every record logged while handling it the ids of its server, channel and game (`bot.logs.bind`)."""
+    with contextlib.suppress(Exception):
+        game = _GAME_ID.match(str((getattr(interaction, "data", None) or {}).get("custom_id", "")))
+        bind(server_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=int(game[1]) if game else None)
     with contextlib.suppress(Exception):
         extras = interaction.extras
         extras.setdefault(_ADMITTED, asyncio.get_running_loop().time())

@@ -485,6 +485,22 @@ def test_start_up_logs_its_settings_file_database_and_font_one_plain_line_each(
         assert part not in out + err
 
 
+def test_start_up_with_log_format_json_logs_one_json_object_per_line(
+    workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    discord_rejects_the_token: None,
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_FORMAT=json\nSHARD_COUNT=2\n")
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    *logged, last = err.splitlines()
+    assert last.startswith("puluc-bot: error: Discord rejected DISCORD_TOKEN")
+    records = [json.loads(line) for line in logged]
+    assert any(record["message"].startswith("settings from ") for record in records)
+    assert all({"time", "level", "logger", "message"} <= set(record) for record in records)
+    for part in TOKEN_PARTS:
+        assert part not in err
+
+
 @pytest.mark.parametrize(("no_color", "coloured"), [(None, True), ("1", False)])
 def test_start_up_colours_its_log_only_on_a_terminal_without_no_color(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, restored_logging: logging.Logger,
