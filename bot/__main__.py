@@ -42,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.copy_data import main as copy_data
 
         return copy_data(argv[1:])
+    if argv[:1] == ["backup"]:
+        from bot.cli.backup import main as backup
+
+        return backup(argv[1:])
     args = _parser().parse_args(argv)
     if args.version:
         print(version_text())
@@ -75,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run the Puluc Discord bot. Settings come from the environment and a .env file "
         "(see .env.example); the environment wins.",
-        epilog="To move the database to another backend: puluc-bot copy-data SOURCE_URL TARGET_URL.",
+        epilog="To back up the database while the bot runs: puluc-bot backup PATH. To move it to another backend: "
+        "puluc-bot copy-data SOURCE_URL TARGET_URL.",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
