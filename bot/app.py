@@ -299,7 +299,8 @@ class PulucBot(commands.Bot):
 
 
 class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
-    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
+    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (docs/OPERATIONS.md,
+    Scaling)."""
 
 
 def bot_for(config: Config, *, seeds: Callable[[], int] = system_seed,

@@ -148,7 +148,7 @@ LOG_FORMAT = ChoiceSetting("LOG_FORMAT", "TEXT", ("TEXT", "JSON"))
 # From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
 TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
 # The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
-# point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
+# point where hard plays almost perfectly (docs/AI.md), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
 # Spent on every board image drawn, so it stays small. Against Bell's exact chances (research/exact_1v1.py, 500
 # positions after a throw) the bar is off by 2.0 points of winning chance on average at 4 ms, for 2.1 ms of CPU;
@@ -164,7 +164,8 @@ WORKERS = CountSetting("WORKERS", 0, 64, "worker processes", "one per CPU core")
 
 @dataclass(frozen=True, slots=True)
 class ShardSetting:
-    """Part of a deployment split over several processes (README, Scaling); unset: one process, every server."""
+    """Part of a deployment split over several processes (docs/OPERATIONS.md, Scaling); unset: one process, every
+    server."""
 
     name: str
     what: str

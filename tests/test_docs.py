@@ -13,8 +13,17 @@ from bot.config import EnvFile, load_config
 from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def sample_block(document: Path, after: str) -> list[str]:
+    """The lines of the first plain ``` block (a sample output, not a command) after the text `after`."""
+    text = document.read_text(encoding="utf-8")
+    assert after in text, f"{document.name} no longer says {after!r}"
+    block = re.search(r"^```\n(.*?)^```$", text.split(after, 1)[1], flags=re.MULTILINE | re.DOTALL)
+    assert block is not None, f"{document.name}: no sample after {after!r}"
+    return block[1].splitlines()
 
 
 def anchors(markdown: str) -> set[str]:
@@ -109,6 +118,13 @@ def test_the_image_and_every_bot_service_are_healthy_by_the_bots_own_readyz() ->
                          r"\"bot.ops.probe\"\]|\*readyz)$", body, flags=re.MULTILINE), name
 
 
+def test_every_image_tag_the_documents_name_is_this_release() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    for document in DOCUMENTS:
+        for tag in re.findall(r"puluc-bot:(\d+\.\d+\.\d+)", document.read_text(encoding="utf-8")):
+            assert tag == version, f"{document.name} names the image puluc-bot:{tag}"
+
+
 def test_no_password_is_written_into_a_database_url() -> None:
     # A password with '@', '/' or '%' would break the URL; the driver reads it from PGPASSWORD instead.
     for name, body in bot_services().items():
@@ -129,7 +145,7 @@ def test_the_default_database_lands_in_the_volume_inside_the_container(database_
 
 
 def test_compose_sharded_processes_split_every_shard_once_and_load_their_settings() -> None:
-    # The `sharded` profile (README, Scaling): one SHARD_COUNT for all, each process its own SHARD_IDS,
+    # The `sharded` profile (docs/OPERATIONS.md, Scaling): one SHARD_COUNT for all, each process its own SHARD_IDS,
     # one PostgreSQL database; a mistake here would start two processes on one shard, or leave one unserved.
     sharded = {name: body for name, body in bot_services().items() if "SHARD_IDS" in body}
     assert len(sharded) >= 2, "the example runs several bot processes"

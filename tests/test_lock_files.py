@@ -4,7 +4,7 @@ versions the tests ran on.
 
 `requirements.lock` (the bot: the Dockerfile and a virtual-environment install) and `requirements-dev.lock`
 (the bot, its tests and the checks: `.ci/run`) are written by `uv pip compile` with the command in their
-header (docs/OPERATIONS.md, Upgrading dependencies). A change to `pyproject.toml`'s dependencies that is not
+header (docs/OPERATIONS.md, Upgrading). A change to `pyproject.toml`'s dependencies that is not
 followed by that command fails here.
 """
 

@@ -120,7 +120,7 @@ def shards_problem(config: Config) -> str | None:
     if shards is not None and not shards.is_whole and isinstance(config.database, SqliteUrl):
         return (
             f"SHARD_IDS runs {shards} in this process, so other processes would run the rest, but a SQLite "
-            "file serves one process only: use PostgreSQL (README, Scaling) or leave SHARD_IDS empty."
+            "file serves one process only: use PostgreSQL (docs/OPERATIONS.md, Scaling) or leave SHARD_IDS empty."
         )
     return None
 

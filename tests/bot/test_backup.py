@@ -5,6 +5,7 @@ the pg_dump line to run, without the password."""
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import shlex
 import shutil
@@ -25,6 +26,15 @@ from bot.storage.types import SeatSpec
 from bot.storage.urls import SqliteUrl
 from tests.helpers import MakeBot, World, accepted_challenge, game_message, mentioned, move_ids
 from tests.postgres import admin_connection, fresh_schema, server_url, with_schema
+from tests.test_docs import sample_block
+
+OPERATIONS = Path(__file__).parents[2] / "docs" / "OPERATIONS.md"
+
+
+def words(line: str) -> str:
+    """`line` with its paths and numbers as placeholders: what a sample and a real answer share."""
+    line = re.sub(r"\d[\d,.]*", "N", re.sub(r"/\S+?(?=:? )", "PATH", line))
+    return re.sub(r"\b(game|player)s?\b", r"\1s", re.sub(r"N (bytes|kB|MB|GB)\b", "N SIZE", line))
 
 
 @pytest.fixture
@@ -68,6 +78,9 @@ async def test_a_backup_taken_while_games_are_played_restores_to_identical_games
     (backup,) = backups.iterdir()
     assert out.startswith(f"puluc-bot backup: copied {config.database.where} to {backup}: 1 game and 2 players")
     assert out.rstrip().endswith("s.") and ", intact, in " in out
+    # docs/OPERATIONS.md shows such a line: the same words, its paths and numbers aside.
+    (sample,) = sample_block(OPERATIONS, "checked before it is named:")
+    assert words(out.strip()) == words(sample)
     assert sorted(path.name for path in backups.iterdir()) == [backup.name], "one self-contained file"
 
     live = await services(world.env.bot).storage.game_log(session.game_id)
@@ -122,6 +135,10 @@ def test_for_postgresql_it_prints_the_pg_dump_command_without_the_password(
     assert out.splitlines()[1] == ("pg_dump --format=custom --no-owner --file=/var/backups/puluc.dump --schema=bot "
                                    "postgresql://puluc@db.example.org:5433/puluc")
     assert "cret" not in out
+    # The answer docs/OPERATIONS.md shows, for its URL.
+    monkeypatch.setenv("DATABASE_URL", "postgresql://puluc:s%40cret@db.example.org:5432/puluc")
+    assert main(["backup", "/var/backups/puluc.dump"]) == 0
+    assert capsys.readouterr().out.splitlines() == sample_block(OPERATIONS, "`~/.pgpass` gives):")
 
 
 async def test_the_printed_pg_dump_command_backs_up_what_pg_restore_brings_back_identically(

@@ -23,8 +23,15 @@ from bot.storage.shards import Shards
 from bot.storage.urls import parse_database_url
 from tests.helpers import World, accepted_challenge, game_message, make_config, mentioned, move_ids
 from tests.postgres import TcpProxy, fresh_schema, through
+from tests.test_docs import sample_block
 
 DASHBOARD = Path(__file__).parents[3] / "docs" / "grafana-dashboard.json"
+OPERATIONS = Path(__file__).parents[3] / "docs" / "OPERATIONS.md"
+
+
+def shape(line: str) -> str:
+    """A /readyz line without its detail: "database: failed (...)"."""
+    return re.sub(r" \(.*\)$", " (...)", line)
 
 
 async def get(port: int, path: str) -> tuple[int, str]:
@@ -148,6 +155,9 @@ class TestDatabase:
         status, body = await get(listener.port, "/readyz")
         assert (status, body.splitlines()[0]) == (503, "not ready: database"), body
         assert "database: failed (unreachable: " in body
+        # docs/OPERATIONS.md shows this answer: the same lines, each check's detail aside.
+        sample = sample_block(OPERATIONS, "A `/readyz` answer while the database is down:")
+        assert [shape(line) for line in body.splitlines()] == [shape(line) for line in sample]
         after = samples((await get(listener.port, "/metrics"))[1])
         errors = ("puluc_database_errors_total", (("reason", "unreachable"),))
         assert after[errors] > before.get(errors, 0.0)
