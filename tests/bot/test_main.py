@@ -11,22 +11,32 @@ import json
 import logging
 import os
 import re
+import secrets
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import discord
 import pytest
 from PIL import Image
 
 from bot.__main__ import main
+from bot.cli.preflight import database_problem
+from bot.config import load_config
 from bot.config_spec import SETTINGS
-from bot.storage import open_storage
+from bot.storage import SchemaTooNew, StorageUnavailable, open_storage
+from bot.storage.postgres import schema as postgres_schema
+from bot.storage.postgres.errors import translate
+from bot.storage.sql import versions
 from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import SeatSpec
 from renderer.fonts import find_font
 from tests.helpers import TOKEN
+from tests.postgres import admin_connection, server_url
 
 SETTING_NAMES = tuple(setting.name for setting in SETTINGS)
 TOKEN_PARTS = TOKEN.split(".")  # even the public first part (the bot's id in base64) is never printed
@@ -630,3 +640,98 @@ def test_version_needs_no_settings_and_reads_none(workdir: Path, capsys: pytest.
     with pytest.raises(SystemExit) as refused:
         main(["--version", "--check"])
     assert refused.value.code == 2
+
+
+# -- PostgreSQL: each failure one line with its fix ---------------------------------------------------------
+
+
+@pytest.fixture
+def role_without_create() -> Iterator[str]:
+    """DATABASE_URL of a new role on a new database it does not own, where nobody but the owner may create in
+    schema public (PostgreSQL 15's default, made explicit): as a server owner's bot user often is."""
+    name = f"puluc_nocreate_{secrets.token_hex(4)}"
+
+    async def admin(*statements: str, database: str | None = None) -> None:
+        conn = await admin_connection() if database is None else await asyncpg.connect(
+            urlunsplit(urlsplit(server_url())._replace(path=f"/{database}")), timeout=10)
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    asyncio.run(admin(f'CREATE ROLE "{name}" LOGIN', f'CREATE DATABASE "{name}"'))
+    try:
+        asyncio.run(admin("REVOKE CREATE ON SCHEMA public FROM PUBLIC", database=name))
+        host = urlsplit(server_url()).netloc.rsplit("@", 1)[-1]
+        yield f"postgresql://{name}@{host}/{name}"
+    finally:
+        asyncio.run(admin(f'DROP DATABASE "{name}" WITH (FORCE)', f'DROP ROLE "{name}"'))
+
+
+def test_a_role_without_create_gets_one_line_with_the_grant_from_check_and_from_start_up(
+    workdir: Path, role_without_create: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    restored_logging: logging.Logger,
+) -> None:
+    role = urlsplit(role_without_create).username
+    done = run_program([console_script(), "--check"], workdir, DISCORD_TOKEN=TOKEN, DATABASE_URL=role_without_create)
+    assert done.returncode == 1
+    line = one_error_line(done.stderr)
+    assert line.startswith(f"puluc-bot: error: the PostgreSQL user {role} may not create the bot's tables in "
+                           "schema public of ")
+    assert line.endswith(f"run in database {role}: GRANT CREATE ON SCHEMA public TO {role};")
+
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    configure(monkeypatch, DATABASE_URL=role_without_create)
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    assert [logged for logged in err.splitlines() if not LOG_LINE.match(logged)] == [line]
+
+
+def test_migrating_without_create_reports_the_permission_not_the_aborted_transaction(role_without_create: str) -> None:
+    async def migrate_in_a_transaction() -> None:
+        conn = await asyncpg.connect(role_without_create, timeout=10)
+        try:
+            async with conn.transaction():
+                await postgres_schema.migrate(conn)
+        finally:
+            await conn.close()
+
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied for schema public"):
+        asyncio.run(migrate_in_a_transaction())
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("postgresql://postgres@127.0.0.1:1/test", "cannot reach PostgreSQL at 127.0.0.1:1 ("),
+    ("postgresql://postgres@127.0.0.1:5432/puluc_no_such_database",
+     "PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
+     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL."),
+])
+def test_an_unreachable_server_and_a_missing_database_are_one_line_each(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, expected: str,
+) -> None:
+    async def reachable() -> None:
+        await (await admin_connection()).close()  # skips (or fails, in CI) without the test server
+
+    asyncio.run(reachable())
+    configure(monkeypatch, DATABASE_URL=url)
+    assert expected in failed_check(capsys)
+
+
+def test_a_refused_password_and_a_newer_schema_name_their_fix(tmp_path: Path) -> None:
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://puluc:wrong@db.example.org/puluc"})
+    driver = asyncpg.InvalidPasswordError('password authentication failed for user "puluc"')
+    try:
+        raise translate(driver) from driver
+    except StorageUnavailable as refused:
+        assert database_problem(config, refused) == (
+            "PostgreSQL at db.example.org:5432 refused the password of user puluc: correct the password in "
+            "DATABASE_URL (or PGPASSWORD).")
+    try:
+        versions.check_version(99, 9)
+    except SchemaTooNew as newer:
+        line = database_problem(config, newer)
+    assert line.startswith("db.example.org:5432/puluc: ") and "upgrade the bot" in line
