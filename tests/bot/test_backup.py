@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-import secrets
 import shlex
 import shutil
 import sqlite3
 import subprocess
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -25,7 +24,7 @@ from bot.storage import open_storage
 from bot.storage.types import SeatSpec
 from bot.storage.urls import SqliteUrl
 from tests.helpers import MakeBot, World, accepted_challenge, game_message, mentioned, move_ids
-from tests.postgres import admin_connection, fresh_schema, server_url, with_schema
+from tests.postgres import admin_connection, fresh_schema, server_url
 from tests.test_docs import sample_block
 
 OPERATIONS = Path(__file__).parents[2] / "docs" / "OPERATIONS.md"
@@ -165,23 +164,19 @@ async def test_the_printed_pg_dump_command_backs_up_what_pg_restore_brings_back_
         done = await asyncio.to_thread(subprocess.run, command, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
 
-        # Restored as docs/OPERATIONS.md says: into a new, empty database.
-        database = f"puluc_restore_{secrets.token_hex(4)}"
+        # Restored as docs/OPERATIONS.md says, into a database without it: the dump holds the bot's schema
+        # alone (the URL's search_path), so that schema dropped here is a database without it.
+        schema = dict(parse_qsl(urlsplit(url).query))["search_path"]
         admin = await admin_connection()
         try:
-            await admin.execute(f'CREATE DATABASE "{database}"')
-            try:
-                target = urlunsplit(urlsplit(server_url())._replace(path=f"/{database}"))
-                restore = ["pg_restore", "--no-owner", f"--dbname={target}", str(dump)]
-                done = await asyncio.to_thread(subprocess.run, restore, capture_output=True, text=True, timeout=120)
-                assert done.returncode == 0, done.stderr
-                schema = dict(parse_qsl(urlsplit(url).query))["search_path"]
-                restored = await open_storage(with_schema(target, schema))
-                try:
-                    assert await restored.open_games() == original
-                finally:
-                    await restored.close()
-            finally:
-                await admin.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
+            await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         finally:
             await admin.close()
+        restore = ["pg_restore", "--no-owner", f"--dbname={server_url()}", str(dump)]
+        done = await asyncio.to_thread(subprocess.run, restore, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        restored = await open_storage(url)
+        try:
+            assert await restored.open_games() == original
+        finally:
+            await restored.close()
