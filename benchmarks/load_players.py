@@ -14,7 +14,7 @@ looks at the newest messages of its channel:
 - "board visible": a public message in the channel carries a board image (`bot.cogs.games.texts.BOARD_FILE`)
   uploaded after the click, i.e. the position after the move is drawn and on screen, whether the bot edited
   the clicked message or posted a new one. An end screen is a board visible on a message offering Rematch;
-  its advantage chart (`bot.cogs.games.presenter.CHART_FILE`) is timed separately, since it may come later.
+  its advantage chart (`bot.cogs.games.charts.CHART_FILE`) is timed separately, since it may come later.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import simcord.interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 
-from bot.cogs.games.presenter import CHART_FILE
+from bot.cogs.games.charts import CHART_FILE
 from bot.cogs.games.texts import BOARD_FILE
 
 MENTION = re.compile(r"<@!?(\d+)>")

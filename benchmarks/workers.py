@@ -22,7 +22,7 @@ import random
 import time
 from functools import partial
 
-from load_probes import board_rate_bound, cpu_seconds
+from load_probes import board_rate_bound, cpu_seconds, descendants
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.app import WORKER_PRELOAD
@@ -65,7 +65,7 @@ async def measure(workers: int, states: list[GameState], bar_ms: float) -> tuple
     pool = ComputePool(workers, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
     started = await pool.start()
     await asyncio.gather(*(pool.run(draw_board, board_request(state, None, bar_ms, "en")) for state in states[:20]))
-    pids = pool.pids()
+    pids = descendants(os.getpid())  # the workers (and the idle fork server)
     main_before, workers_before = time.process_time(), sum(cpu_seconds(pid) for pid in pids)
 
     async def one(state: GameState) -> float:

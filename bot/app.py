@@ -164,11 +164,6 @@ class PulucBot(commands.Bot):
         """True once SIGINT/SIGTERM (or `request_shutdown`) has asked the bot to stop."""
         return self._shutdown_task is not None
 
-    @property
-    def in_flight(self) -> int:
-        """How many admitted interactions are still running."""
-        return sum(1 for task in self._in_flight if not task.done())
-
     async def setup_hook(self) -> None:
         where = self.config.database.where
         try:

@@ -269,12 +269,6 @@ class ComputePool:
             log.warning("%d jobs are waiting for %d compute workers; the bot is busier than its workers",
                         self.waiting, self.workers)
 
-    def pids(self) -> list[int]:
-        """The process ids of the live workers (for tests and diagnostics)."""
-        executor = self._executor
-        processes = getattr(executor, "_processes", None) or {}
-        return [pid for pid, process in list(processes.items()) if process.is_alive()]
-
     async def close(self) -> None:
         """Stop the workers (jobs still queued are cancelled); idempotent."""
         self._closed = True

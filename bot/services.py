@@ -1,7 +1,4 @@
-"""The services every cog shares, and how a cog finds them on the client (`bot.wiring` builds them).
-
-The clock is `discord.utils.utcnow`, so deadlines, cooldowns and Discord timestamps agree.
-"""
+"""The services every cog shares, and how a cog finds them on the client (`bot.wiring` builds them)."""
 
 from __future__ import annotations
 
@@ -17,6 +14,7 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.sessions import SessionManager
 from bot.storage.protocol import Storage
+from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
     from bot.cogs.games.presenter import Presenter
@@ -63,6 +61,7 @@ class GameServices:
     cooldowns: Cooldowns
     tournaments: TournamentManager
     compute: ComputePool
+    languages: GuildLanguages
 
 
 def compute_of(client: discord.Client) -> ComputePool:

@@ -1,8 +1,5 @@
-"""The composition root: builds the services every cog shares from the configuration and the database.
-
-`start_game_services` wires the session manager to the database, reloads every open game and then every open
-tournament, registers the persistent components and starts the deadline loops; `stop_game_services` stops
-them.
+"""The composition root: builds the services every cog shares from the configuration and the database, and
+stops them.
 """
 
 from __future__ import annotations
@@ -12,6 +9,8 @@ from collections.abc import Callable
 
 from discord.ext import commands
 
+from bot.cogs.games.charts import Charts
+from bot.cogs.games.delivery import Publisher
 from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
@@ -22,8 +21,8 @@ from bot.sessions.manager import engine_advisor, system_seed
 from bot.storage.protocol import Storage
 from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
+from bot.ui.languages import GuildLanguages
 from bot.ui.pictures import CHART_POINT_BUDGET_MS
-from bot.ui.views.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -48,37 +47,34 @@ async def start_game_services(
         limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds),
         shards=config.shards,
     )
-    # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
-    presenter = Presenter(
-        bot,
-        manager,
-        chart_budget_ms=min(CHART_POINT_BUDGET_MS, config.ai_budget_ms),
-        bar_ms=config.advantage_bar_ms,
-        compute=compute,
-    )
 
     async def stored_locale(guild_id: int) -> str | None:
         return (await storage.guild_settings(guild_id)).locale
 
+    languages = GuildLanguages(bot, stored_locale)
+    publisher = Publisher(bot)
+    # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
+    charts = Charts(compute, publisher, min(CHART_POINT_BUDGET_MS, config.ai_budget_ms))
+    presenter = Presenter(manager, languages=languages, publisher=publisher, charts=charts, compute=compute,
+                          bar_ms=config.advantage_bar_ms)
+
     async def show(result: ActionResult) -> None:
         await presenter.show(result)
 
-    presenter.store_locale = stored_locale
     manager.add_listener(show)
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
-        storage, manager, rooms=DiscordRooms(presenter), clock=clock,
+        storage, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
         adjudicator=engine_adjudicator(ADJUDICATION_MOVES * config.ai_budget_ms, compute),
     )
-    tournaments.add_listener(TournamentPresenter(presenter, tournaments).show)
+    tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages).show)
     loaded = await manager.load()
     await tournaments.load()  # after the games: it marks their match games
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
     manager.start_timers()
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute)
+                        tournaments, compute, languages)
 
 
 async def stop_game_services(found: GameServices) -> None:

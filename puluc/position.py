@@ -314,10 +314,6 @@ class Position:
         winner = None if scores["A"] == scores["B"] else ("A" if scores["A"] > scores["B"] else "B")
         return Outcome(winner, scores)
 
-    def _out(self) -> tuple[bool, bool]:
-        """Whether team A / team B is out: no piece at home and none on top of a stack."""
-        return _teams_out(self._board, self._home)
-
     # -- the AI's window on the internal state (read-only; see the class docstring) ---------------------
 
     @property
@@ -624,17 +620,6 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.to_ppn()!r})"
-
-
-def _teams_out(board: RawBoard, home: tuple[int, ...]) -> tuple[bool, bool]:
-    out = [True, True]
-    for s in board:
-        if s is not None:
-            out[s[1] & 1] = False
-    for i, h in enumerate(home):
-        if h:
-            out[i & 1] = False
-    return out[0], out[1]
 
 
 def _any_team_out(board: RawBoard, home: tuple[int, ...]) -> bool:

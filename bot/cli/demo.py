@@ -18,13 +18,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from bot.cogs.games.boards import render_advantage, render_game_replay, render_png, seat_names
+from bot.cogs.games.boards import board_request, board_texts, chart_request, seat_names
 from bot.config import Config
 from bot.sessions import Moved, Place, SeatState
 from bot.sessions.play import Draft, play_move, throw_for_turns
 from bot.sessions.state import GameState
 from bot.ui.i18n import DEFAULT_LANGUAGE
-from bot.ui.pictures import CHART_POINT_BUDGET_MS
+from bot.ui.pictures import CHART_POINT_BUDGET_MS, draw_board, draw_chart, draw_replay
 from puluc import MoveEffect, Position, Rules
 from puluc.ai import choose_move
 
@@ -52,9 +52,7 @@ def board_png(
 ) -> bytes:
     """The board of the game message for `state`, exactly as the presenter draws it (the advantage bar at
     the bot's default thinking budget unless `bar_ms` says otherwise)."""
-    png = render_png(state, last, bar_ms, lang)
-    assert png is not None, "a started game always has a position"
-    return png
+    return draw_board(board_request(state, last, bar_ms, lang))
 
 
 def start_state(seed: int) -> GameState:
@@ -111,9 +109,9 @@ def run_demo(outdir: Path, seed: int = 1, budget_ms: int = 300) -> str:
                             end_reason="normal")
         boards.append(_write(outdir / f"board_{len(boards):03d}.png", board_png(state, last)))
 
-    names = seat_names(state, DEFAULT_LANGUAGE)
-    replay = _write(outdir / "replay.gif", render_game_replay(state.game_record(), "dark", DEFAULT_LANGUAGE, names))
-    chart = render_advantage(state, CHART_POINT_BUDGET_MS)
+    names, texts = seat_names(state, DEFAULT_LANGUAGE), board_texts(DEFAULT_LANGUAGE)
+    replay = _write(outdir / "replay.gif", draw_replay(state.game_record(), "dark", names, texts))
+    chart = draw_chart(chart_request(state, CHART_POINT_BUDGET_MS))
     charted = "" if chart is None else f", {_write(outdir / 'advantage.png', chart).name}"
     record = outdir / "record.json"
     record.write_text(state.game_record().to_json(indent=2) + "\n", encoding="utf-8")

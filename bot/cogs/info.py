@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
-from bot.cogs.games import texts as messages
+from bot.cogs.games import texts
 from bot.cogs.games.boards import board_texts, rules_example
 from bot.services import compute_of
 from bot.sessions import DEFAULT_VARIANT
@@ -44,9 +44,9 @@ class Info(PulucCog):
         example = variant or DEFAULT_VARIANT
         picture = await compute_of(self.bot).run(draw_position, rules_example(example), board_texts(lang))
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
-        embed = messages.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
+        embed = texts.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(picture), filename=messages.BOARD_FILE), ephemeral=True
+            embed=embed, file=discord.File(io.BytesIO(picture), filename=texts.BOARD_FILE), ephemeral=True
         )
 
     @app_commands.command(name=command_name("help"), description=command_description("help"))
@@ -55,8 +55,8 @@ class Info(PulucCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         legend = await compute_of(self.bot).run(draw_legend, board_texts(lang))
         await interaction.followup.send(
-            embeds=messages.help_embeds(lang),
-            file=discord.File(io.BytesIO(legend), filename=messages.LEGEND_FILE),
+            embeds=texts.help_embeds(lang),
+            file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE),
             ephemeral=True,
         )
 

@@ -72,10 +72,6 @@ class Match:
     chance_a: float | None = None  # adjudication only: the hard AI's chance that a wins
 
     @property
-    def is_bye(self) -> bool:
-        return self.b is None
-
-    @property
     def decided(self) -> bool:
         return self.outcome is not None
 

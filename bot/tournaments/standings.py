@@ -36,17 +36,6 @@ class Row:
     losses: int
 
 
-def match_points(match: Match, number: int, format: TournamentFormat) -> float | None:
-    """What `number` scored in a decided match (None when undecided, or a round robin bye)."""
-    if match.outcome is None:
-        return None
-    if match.b is None:
-        return WIN if format != "round_robin" else None
-    if match.outcome == "draw":
-        return DRAW
-    return WIN if match.winner() == number else LOSS
-
-
 # Points of a and of b for each decided outcome; "none" (neither started) is a loss for both.
 _SCORED: dict[str, tuple[float, float]] = {
     "a": (WIN, LOSS), "b": (LOSS, WIN), "draw": (DRAW, DRAW), "none": (LOSS, LOSS),

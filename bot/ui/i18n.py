@@ -59,7 +59,7 @@ __all__ = [
     "t",
 ]
 
-SUPPORTED: Final = ("en", "uk", "it", "fr")
+SUPPORTED: Final = ("en", "uk", "it", "fr", "es")
 DEFAULT_LANGUAGE: Final = "en"
 _LOCALES: Final = Path(__file__).resolve().with_name("locales")
 PLURAL_CATEGORIES: Final = frozenset({"zero", "one", "two", "few", "many", "other"})
@@ -90,11 +90,11 @@ class PluralCountError(ValueError):
 
 # --- plural rules ---------------------------------------------------------------------------------
 # CLDR plural rules restricted to integers (counts of pieces, seconds, games are never fractional).
-# Source: CLDR plurals.xml (v44). French and Italian put exact non-zero multiples of a million in
-# "many" ("1 million de pièces"); messages may omit "many" there and then use "other".
+# Source: CLDR plurals.xml (v44). French, Italian and Spanish put exact non-zero multiples of a million in
+# "many" ("1 million de pièces", "1 millón de fichas"); messages may omit "many" there and then use "other".
 
 
-def _plural_en_it(n: int) -> str:
+def _plural_one_other(n: int) -> str:
     return "one" if n == 1 else "other"
 
 
@@ -111,14 +111,17 @@ def _plural_uk(n: int) -> str:
     return "many"
 
 
-_PLURAL_RULES: Final = {"en": _plural_en_it, "it": _plural_en_it, "fr": _plural_fr, "uk": _plural_uk}
+_PLURAL_RULES: Final = {
+    "en": _plural_one_other, "it": _plural_one_other, "es": _plural_one_other, "fr": _plural_fr, "uk": _plural_uk,
+}
 _REQUIRED_CATEGORIES: Final = {
     "en": frozenset({"one", "other"}),
     "it": frozenset({"one", "other"}),
     "fr": frozenset({"one", "other"}),
+    "es": frozenset({"one", "other"}),
     "uk": frozenset({"one", "few", "many"}),
 }
-_MILLION_IS_MANY: Final = frozenset({"fr", "it"})
+_MILLION_IS_MANY: Final = frozenset({"fr", "it", "es"})
 
 
 def plural_category(lang: str, n: int) -> str:
@@ -143,7 +146,8 @@ def required_plural_categories(lang: str) -> frozenset[str]:
 
 
 def language_for(locale: str | Locale | None) -> str:
-    """The supported language for a Discord locale ("en-GB", "uk", `Locale.french`); English otherwise."""
+    """The supported language for a Discord locale ("en-GB", "uk", `Locale.french`; Spain's "es-ES" and Latin
+    America's "es-419" are both Spanish); English otherwise."""
     if locale is None:
         return DEFAULT_LANGUAGE
     code = locale.value if isinstance(locale, Locale) else locale

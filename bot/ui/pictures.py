@@ -1,12 +1,6 @@
-"""What the compute workers draw: for a game message the board with its "who is ahead" bar and a finished
-game's advantage chart; and the rarer pictures, a replay, the legend, a rules example and a rating chart.
-
-These functions run in every worker process of the bot (`bot.compute`), so this module imports the engine, the
-AI, the renderer and the seeds, and nothing else of the bot: no discord.py, no sessions, no storage, no
-catalogues (loaded in a worker they weigh about 25 MB there, and again in the fork server; a contract in
-pyproject.toml keeps them out). The bot's process turns a game state into the plain requests below
-(`bot.cogs.games.boards`), with the words in the reader's language and the players' names already chosen. A request
-holds the position, not the game's event log, so it stays a few hundred bytes to send however long the game.
+"""What the compute workers draw (`bot.compute`): a game message's board and a finished game's advantage
+chart from the requests `bot.cogs.games.boards` makes, and the rarer pictures (a replay, the legend, a rules
+example, a rating chart) from the renderer's words already in the reader's language.
 """
 
 from __future__ import annotations
@@ -18,11 +12,8 @@ from bot.seeds import ai_rng
 from puluc import GameRecord, MoveEffect, Position, Throw
 
 #: The post-game advantage chart: at most this many points (sampled evenly over the turns), each a search of
-#: this budget. Against the exact chances of Bell (research/exact_1v1.py, 500 turn starts of games of perfect
-#: play with 0-50% random moves) a point was off by 1.71 points of winning chance on average (2.4 root mean
-#: square, 12.8 at worst) at 8 ms, for 3.7 ms of CPU; at 25 ms by 1.56 (2.2, 10.4) for 13 ms. A difference no
-#: one sees on a chart, and the chart of a 60-turn game is drawn in a quarter of a second instead of most of
-#: one, in a worker that boards are waiting for.
+#: this budget. Against Bell's exact chances (research/exact_1v1.py) a larger budget is no closer to the eye,
+#: and it keeps a worker that boards wait for busy longer.
 CHART_MAX_POINTS = 120
 CHART_POINT_BUDGET_MS = 8.0
 
@@ -154,8 +145,7 @@ def draw_chart(request: ChartRequest) -> bytes | None:
 
 
 # -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------
-# Each takes the renderer's words already in the reader's language (`bot.cogs.games.boards.board_texts`), so that a
-# worker drawing one loads nothing more than for a board.
+# Each takes the renderer's words already in the reader's language (`bot.cogs.games.boards.board_texts`).
 
 
 def draw_replay(record: GameRecord, theme: str, names: Mapping[str, str] | None, texts: Mapping[str, str]) -> bytes:

@@ -1,11 +1,5 @@
-"""Refusals and failures as one friendly ephemeral sentence: the bot's single error-to-text mapping.
-
-Used by the command tree's error handler and by the component handlers (discord.py only logs errors
-raised in `DynamicItem` callbacks, so those catch and answer here). Known errors become the message of
-their key in the user's language; a database outage is told as "not done, try again in a moment" and
-logged as a warning; anything else is logged with its traceback and answered with the generic "something
-went wrong". Also the permission check every game-creating command runs first. This module must never
-decide game rules.
+"""Refusals and failures as one friendly ephemeral sentence (the bot's one error-to-text mapping), and the
+checks and acknowledgements every command shares.
 """
 
 from __future__ import annotations
@@ -193,6 +187,11 @@ class AckGrace:
     async def now(self) -> None:
         """Acknowledge now if not yet done (before CPU work, or when the answer will take long)."""
         await acknowledge(self._interaction, ephemeral=self._ephemeral, update=self._update)
+
+
+def or_missing(view: discord.ui.View | None) -> discord.ui.View:
+    """discord.py's sends take a missing view, not None, for "no components"."""
+    return discord.utils.MISSING if view is None else view
 
 
 async def answer(interaction: discord.Interaction[Any], **kwargs: Any) -> None:

@@ -13,12 +13,12 @@ from typing import Any, cast
 import pytest
 from PIL import Image
 
-from bot.cogs.games import presenter as presenter_module
-from bot.cogs.games.boards import render_advantage, sample_evenly, turn_starts
-from bot.cogs.games.presenter import CHART_FILE, Presenter
+from bot.cogs.games.boards import chart_request
+from bot.cogs.games.charts import CHART_FILE, Charts
 from bot.compute import ComputePool
 from bot.services import services
 from bot.sessions import GameState
+from bot.ui.pictures import draw_chart, sample_evenly, turn_starts
 from puluc import Position, Rules
 from tests.helpers import World, custom_ids, finished_bell_game, game_message, mentioned, move_ids, said
 
@@ -71,15 +71,15 @@ async def test_a_finished_game_shows_its_result_with_an_advantage_chart(world: W
 async def test_the_result_is_shown_with_its_board_before_the_chart_is_drawn(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    presenter = services(world.env.bot).presenter
-    chart_of = presenter._advantage_chart
+    charts = services(world.env.bot).presenter.charts
+    chart_of = charts.draw
     release = asyncio.Event()
 
     async def held(state: GameState, lang: str) -> bytes | None:
         await world.env.external_wait(release.wait(), reason="the test holds the chart back")
         return await chart_of(state, lang)
 
-    monkeypatch.setattr(presenter, "_advantage_chart", held)
+    monkeypatch.setattr(charts, "draw", held)
     await alices_turn(world)
     await play_out(world, random.Random(8))
     result = game_message(world.games)
@@ -100,8 +100,9 @@ async def test_the_result_is_shown_with_its_board_before_the_chart_is_drawn(
 async def test_charts_never_take_every_worker_from_the_boards(monkeypatch: pytest.MonkeyPatch, workers: int,
                                                               at_once: int) -> None:
     pool = cast(ComputePool, SimpleNamespace(workers=workers))  # only the count matters: no chart is drawn
-    presenter = Presenter(cast(Any, None), cast(Any, None), compute=pool)
+    charts = Charts(pool, cast(Any, None))
     drawing: list[int] = []
+    drawn: list[int] = []
     most = 0
     release = asyncio.Event()
 
@@ -111,17 +112,21 @@ async def test_charts_never_take_every_worker_from_the_boards(monkeypatch: pytes
         most = max(most, len(drawing))
         await release.wait()
         drawing.remove(state.game_id)
+        drawn.append(state.game_id)
         return None  # no chart: nothing is sent
 
-    monkeypatch.setattr(presenter, "_advantage_chart", held)
+    monkeypatch.setattr(charts, "draw", held)
     for game_id in range(6):
-        presenter._chart_later(cast(GameState, SimpleNamespace(game_id=game_id)), "en", cast(Any, None))
+        charts.add_later(cast(GameState, SimpleNamespace(game_id=game_id)), "en", cast(Any, None))
     for _ in range(20):
         await asyncio.sleep(0)
     assert most == len(drawing) == at_once
     release.set()
-    await asyncio.gather(*presenter._charts)
-    assert not drawing
+    for _ in range(1000):  # each chart waits for a slot in turn: a few steps of the loop each
+        if len(drawn) == 6:
+            break
+        await asyncio.sleep(0)
+    assert sorted(drawn) == list(range(6)) and not drawing
 
 
 async def test_a_game_resigned_on_its_first_turn_shows_its_result_without_a_chart(world: World) -> None:
@@ -143,7 +148,7 @@ def broken_chart(*args: object, **kwargs: object) -> bytes:
 
 @pytest.mark.logs_error(r"could not chart game \d+ \(RuntimeError: chart bug\)")
 async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presenter_module, "draw_chart", broken_chart)
+    monkeypatch.setattr("bot.cogs.games.charts.draw_chart", broken_chart)
     await alices_turn(world)
     await play_out(world, random.Random(9))
     final = game_message(world.games)
@@ -160,15 +165,15 @@ async def test_the_chart_has_a_point_per_turn_start_and_ends_on_the_result() -> 
     assert len(starts) >= 2
     assert all(position.must_throw for _, position in starts[:-1])
     assert starts[-1][1].is_over
-    png = render_advantage(state, budget_ms=5)
+    png = draw_chart(chart_request(state, budget_ms=5))
     assert png is not None and Image.open(io.BytesIO(png)).format == "PNG"
-    assert render_advantage(state, budget_ms=5) == png  # seeded by the game: the same chart every time
+    assert draw_chart(chart_request(state, budget_ms=5)) == png  # seeded by the game: the same chart every time
 
 
 async def test_a_game_of_one_turn_gets_no_chart() -> None:
     state = await finished_bell_game(moves=0)
     assert state.status == "finished"
-    assert render_advantage(state, budget_ms=5) is None
+    assert draw_chart(chart_request(state, budget_ms=5)) is None
 
 
 def test_a_long_game_is_sampled_evenly_keeping_both_ends() -> None:

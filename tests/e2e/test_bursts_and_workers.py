@@ -21,6 +21,7 @@ from bot.sessions import ActionResult
 from bot.ui.pictures import BoardRequest, draw_board
 from bot.ui.views.ids import ComponentId
 from tests.helpers import World, board_image, custom_ids, game_message, mentioned, move_ids
+from tests.worker_probe import worker_pids
 
 pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
@@ -104,7 +105,7 @@ async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_bo
     board = game_message(world.games)
     before = shown_turn(board)
     (mover_id,) = mentioned(board)
-    rebuilds, workers = pool.rebuilds, pool.pids()
+    rebuilds, workers = pool.rebuilds, await worker_pids(pool)
 
     click = asyncio.ensure_future(world.member(mover_id).click(board, custom_id=move_ids(board)[0]))
     while not drawing.exists() and not click.done():  # until a worker draws the board of the move
@@ -115,7 +116,7 @@ async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_bo
     clicked = await click
 
     assert pool.rebuilds == rebuilds + 1
-    assert not set(workers) & set(pool.pids())
+    assert not workers & await worker_pids(pool)
     after = game_message(world.games)
     assert shown_turn(after) > before, "the move counted and the board shows it"
     assert (await board_image(after)).format == "PNG", "the board was drawn again by a new worker"
@@ -128,4 +129,4 @@ async def test_the_bot_draws_in_worker_processes_when_run_normally(simcord_env: 
     bot = simcord_env.bot
     assert isinstance(bot, PulucBot) and bot.compute is not None
     assert bot.config.workers is None and bot.compute.workers >= 1 and not bot.compute.in_process
-    assert os.getpid() not in bot.compute.pids()
+    assert os.getpid() not in await worker_pids(bot.compute)

@@ -16,7 +16,7 @@ from tests.helpers import World, components_of, custom_ids, embed_text, game_mes
 
 pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
-BURNED = re.compile(r"cell 5 and lost it to the fire")
+BURNED = re.compile(r"cell 5 and the fire burned everything on that cell")
 
 
 async def lobby_against_the_ai(world: World, **options: object) -> tuple[GameSession, str]:
@@ -87,7 +87,7 @@ REFUSALS = {
     "en-US": ("Scorpion cannot be added to Culin: its stacks already run backward.",
               "The returning eagle is a house rule of the Eagle variant; choose Eagle to use it."),
     "uk": ("Скорпіона не можна додати до Куліна: його вежки й так ідуть назад.",
-           "«Орел повертається» — домашнє правило варіанту Орел; щоб його ввімкнути, виберіть Орла."),
+           "«Повернення орла» — домашнє правило варіанту Орел; щоб його ввімкнути, виберіть Орла."),
     "it": ("Lo scorpione non si può aggiungere a Culin: le sue pile vanno già all'indietro.",
            "L'aquila che ritorna è una regola della casa della variante Aquila; scegli Aquila per usarla."),
     "fr": ("Le scorpion ne peut pas s’ajouter à Culin\u00a0: ses piles reculent déjà.",

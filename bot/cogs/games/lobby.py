@@ -1,9 +1,5 @@
 """Opening games: `/puluc new` (a lobby), `/puluc challenge`, `/puluc ai`, `/puluc cancel`, and the lobby
 (Balance teams included), challenge and rematch buttons.
-
-Each handler checks the bot's permissions and the caller's limits first, then asks the session layer,
-then shows the result through the presenter; refusals become one ephemeral sentence (`bot.ui.replies`).
-This module must never decide who may sit where or when a game starts: `bot.sessions` does.
 """
 
 from __future__ import annotations
@@ -15,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
+from bot.cogs.games.components import GameButton
 from bot.config_spec import TURN_TIMER_SECONDS
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession, Place, Player, SeatState
@@ -24,11 +21,13 @@ from bot.sessions.state import ADDED_RULES, server_rules
 from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import AckGrace, Refusal, acknowledge, check_bot_permissions, report_error
+from bot.ui.views import ids
 from bot.ui.views.ids import ComponentId
 
 NEW_OPTIONS = ("variant", "team_size", "setup", "ranked", "turn_timer", "thread", *ADDED_RULES)
 CHALLENGE_OPTIONS = ("opponent", "variant", "ranked")
 AI_OPTIONS = ("difficulty", "variant")
+LOBBY_BUTTONS = (*ids.LOBBY_KINDS, *ids.CHALLENGE_KINDS, "rematch")
 
 
 def _names(command: str, options: tuple[str, ...]) -> dict[str, app_commands.locale_str]:
@@ -49,8 +48,25 @@ def split_by_skill(seats: list[str], teams: dict[str, str], skills: dict[str, ra
     return best_split(seats, teams, ratings.win_chances(skills))
 
 
+def admit_creation(games: GameServices, interaction: discord.Interaction[Any], *, new_thread: bool = False) -> Place:
+    """Where a new game would be, once the bot's permissions and the caller's cooldown allow one."""
+    place = place_of(interaction)
+    check_bot_permissions(interaction, new_thread=new_thread)
+    games.cooldowns.hit(interaction.user.id)
+    return place
+
+
+class LobbyButton(GameButton, template=ids.pattern(LOBBY_BUTTONS)):
+    """A lobby's seats, Start, Leave, Cancel and Balance; a challenge's Accept and Decline; Rematch."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await on_click(interaction, self.component)
+
+
 class Lobby(PulucCog):
     """Creating, joining, starting and cancelling games."""
+
+    dynamic_items = (LobbyButton,)
 
     @property
     def games(self) -> GameServices:
@@ -93,12 +109,6 @@ class Lobby(PulucCog):
             eagle_returns=defaults["eagle_returns"] if eagle_returns is None else eagle_returns,
         )
 
-    def _admit_creation(self, interaction: discord.Interaction[Any], *, new_thread: bool = False) -> Place:
-        place = place_of(interaction)
-        check_bot_permissions(interaction, new_thread=new_thread)
-        self.games.cooldowns.hit(interaction.user.id)
-        return place
-
     # -- commands ---------------------------------------------------------------------------------------
 
     @app_commands.command(name=command_name("new"), description=command_description("new"))
@@ -118,7 +128,7 @@ class Lobby(PulucCog):
         scorpion: bool | None = None,
         eagle_returns: bool | None = None,
     ) -> None:
-        place = self._admit_creation(interaction, new_thread=thread)
+        place = admit_creation(self.games, interaction, new_thread=thread)
         host = player_of(interaction.user)
         manager = self.games.manager
         channel = interaction.channel
@@ -155,7 +165,7 @@ class Lobby(PulucCog):
         variant: str | None = None,
         ranked: bool | None = None,
     ) -> None:
-        place = self._admit_creation(interaction)
+        place = admit_creation(self.games, interaction)
         if opponent.bot:
             raise Refusal("error.challenge_bot")
         grace = AckGrace(interaction)
@@ -171,7 +181,7 @@ class Lobby(PulucCog):
     async def ai(
         self, interaction: discord.Interaction[Any], difficulty: str = "medium", variant: str | None = None
     ) -> None:
-        place = self._admit_creation(interaction)
+        place = admit_creation(self.games, interaction)
         grace = AckGrace(interaction)
         options = await grace.run(self._options(interaction, variant, 1, None, False, None))
         await grace.now()  # the first board is drawn next
@@ -191,81 +201,83 @@ class Lobby(PulucCog):
         await interaction.followup.send(t("lobby.cancelled", language_for(interaction.locale),
                                           game_id=result.game_id), ephemeral=True)
 
-    # -- buttons ----------------------------------------------------------------------------------------
 
-    async def handle_component(
-        self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]
-    ) -> None:
-        try:
-            await self._handle(interaction, component)
-        except Exception as exc:
-            await report_error(interaction, exc)
+# -- what a click does ------------------------------------------------------------------------------------
 
-    async def _handle(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
-        games = self.games
-        user = interaction.user
-        kind = component.kind
-        if kind == "rematch":
-            await self._rematch(interaction, component)
-            return
-        session = games.manager.get(component.game_id)
-        await interaction.response.defer()
-        result: ActionResult
-        if kind == "join":
-            result = await session.join(player_of(user), component.arg)
-        elif kind == "addai":
-            result = await session.add_ai(user.id, component.arg, "medium")
-        elif kind == "leave":
-            result = await session.leave(user.id)
-        elif kind == "start":
-            result = await session.start(user.id, games.manager.seeds())
-        elif kind == "cancel":
-            result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
-        elif kind == "accept":
-            result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
-        elif kind == "decline":
-            result = await session.decline(user.id, int(component.arg))
-        elif kind == "balance":
-            result, split = await self._balance(session, user.id)
-            await games.presenter.show(result, interaction)
-            lang = await games.presenter.language(result.state)
-            await interaction.followup.send(t("lobby.balanced", lang, a=round(split.chance_a * 100),
-                                              b=round((1 - split.chance_a) * 100)))
-            return
-        else:
-            raise ValueError(f"the lobby does not handle {kind} components")
+
+async def on_click(interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    try:
+        await _click(services(interaction.client), interaction, component)
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+async def _click(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    user = interaction.user
+    kind = component.kind
+    if kind == "rematch":
+        await _rematch(games, interaction, component)
+        return
+    session = games.manager.get(component.game_id)
+    await interaction.response.defer()
+    result: ActionResult
+    if kind == "join":
+        result = await session.join(player_of(user), component.arg)
+    elif kind == "addai":
+        result = await session.add_ai(user.id, component.arg, "medium")
+    elif kind == "leave":
+        result = await session.leave(user.id)
+    elif kind == "start":
+        result = await session.start(user.id, games.manager.seeds())
+    elif kind == "cancel":
+        result = await session.cancel(user.id, moderator=bool(interaction.permissions.manage_messages))
+    elif kind == "accept":
+        result = await session.accept(player_of(user), int(component.arg), games.manager.seeds())
+    elif kind == "decline":
+        result = await session.decline(user.id, int(component.arg))
+    elif kind == "balance":
+        result, split = await _balance(games, session, user.id)
         await games.presenter.show(result, interaction)
+        lang = await games.languages.get(result.state.place.guild_id)
+        await interaction.followup.send(t("lobby.balanced", lang, a=round(split.chance_a * 100),
+                                          b=round((1 - split.chance_a) * 100)))
+        return
+    else:
+        raise ValueError(f"the lobby does not handle {kind} components")
+    await games.presenter.show(result, interaction)
 
-    async def _balance(self, session: GameSession, user_id: int) -> tuple[ActionResult, Split[str]]:
-        """The host's Balance teams: every seat weighed by its rating (an AI seat by its level's), the most even
-        split computed off the event loop, then the players seated so."""
-        state = session.state
-        if user_id != state.host_id:
-            raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
-        skills = {seat.seat: await self._skill(seat) for seat in state.seats}
-        split = await self.games.compute.run(split_by_skill, [s.seat for s in state.seats],
-                                             {s.seat: s.team for s in state.seats}, skills)
-        return await session.arrange(user_id, split.team_a, split.team_b), split
 
-    async def _skill(self, seat: SeatState) -> ratings.Skill:
-        """A human's rating on the all-servers team ladder, else their 1 v 1 one, else a newcomer's."""
-        if seat.ai_level is not None:
-            return ratings.AI_SKILLS[seat.ai_level]
-        if seat.user_id is None:
-            return ratings.NEWCOMER
-        store = self.games.storage
-        found = await store.skill(seat.user_id, "team") or await store.skill(seat.user_id, "duel")
-        return found or ratings.NEWCOMER
+async def _balance(games: GameServices, session: GameSession, user_id: int) -> tuple[ActionResult, Split[str]]:
+    """The host's Balance teams: every seat weighed by its rating (an AI seat by its level's), the most even
+    split computed off the event loop, then the players seated so."""
+    state = session.state
+    if user_id != state.host_id:
+        raise HostOnly(f"user {user_id} is not the host of game {state.game_id}")
+    skills = {seat.seat: await _skill(games, seat) for seat in state.seats}
+    split = await games.compute.run(split_by_skill, [s.seat for s in state.seats],
+                                    {s.seat: s.team for s in state.seats}, skills)
+    return await session.arrange(user_id, split.team_a, split.team_b), split
 
-    async def _rematch(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
-        games = self.games
-        place = self._admit_creation(interaction)
-        finished = await AckGrace(interaction).run(games.manager.finished_state(component.game_id))
-        if finished.place.channel_id != place.channel_id:
-            raise Refusal("error.stale_button")
-        await acknowledge(interaction)  # the new game may start at once and be drawn
-        result = await games.manager.rematch(finished, player_of(interaction.user))
-        await games.presenter.post(result, interaction)
+
+async def _skill(games: GameServices, seat: SeatState) -> ratings.Skill:
+    """A human's rating on the all-servers team ladder, else their 1 v 1 one, else a newcomer's."""
+    if seat.ai_level is not None:
+        return ratings.AI_SKILLS[seat.ai_level]
+    if seat.user_id is None:
+        return ratings.NEWCOMER
+    store = games.storage
+    found = await store.skill(seat.user_id, "team") or await store.skill(seat.user_id, "duel")
+    return found or ratings.NEWCOMER
+
+
+async def _rematch(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    place = admit_creation(games, interaction)
+    finished = await AckGrace(interaction).run(games.manager.finished_state(component.game_id))
+    if finished.place.channel_id != place.channel_id:
+        raise Refusal("error.stale_button")
+    await acknowledge(interaction)  # the new game may start at once and be drawn
+    result = await games.manager.rematch(finished, player_of(interaction.user))
+    await games.presenter.post(result, interaction)
 
 
 async def setup(bot: commands.Bot) -> None:

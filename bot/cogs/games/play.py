@@ -1,12 +1,10 @@
 """Playing: `/puluc move` (with autocomplete of the caller's legal moves), `/puluc board`, `/puluc resign`,
 `/puluc hint`, and the move buttons, move menu, resign and replay buttons.
-
-Clicks are acknowledged at once (a deferred update) because drawing the next board may take a moment;
-the presenter then edits the game message. This module must never judge a move: `bot.sessions` does.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -14,18 +12,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
+from bot.cogs.games.components import GameButton
 from bot.cogs.games.delivery import Shown
 from bot.cogs.games.replay_files import replay_of
 from bot.cogs.games.texts import move_label
-from bot.cogs.games.views import confirm_resign_view
 from bot.services import GameServices, services
-from bot.sessions import ActionResult, GameSession
+from bot.sessions import ActionResult, GameSession, GameState
 from bot.sessions.errors import NoGameHere, NotAPlayer, StaleAction
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import report_error
+from bot.ui.views import ids
+from bot.ui.views.components import admitted
 from bot.ui.views.ids import ComponentId
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+PLAY_BUTTONS = tuple(kind for kind in (*ids.PLAY_KINDS, "replay") if kind not in ids.SELECT_KINDS)
 
 
 def played_label(result: ActionResult, notation: str, lang: str) -> str:
@@ -35,8 +36,62 @@ def played_label(result: ActionResult, notation: str, lang: str) -> str:
     return move_label(played.effect, lang) if played else notation.strip()
 
 
+# -- the buttons and the move menu ------------------------------------------------------------------------
+
+
+class PlayButton(GameButton, template=ids.pattern(PLAY_BUTTONS)):
+    """A move, Resign and its confirmation, or Replay under a finished game."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await on_click(interaction, self.component, [])
+
+
+class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.pattern(ids.SELECT_KINDS)):
+    """The move menu shown instead of buttons when a player has more moves than buttons fit."""
+
+    def __init__(
+        self,
+        component: ComponentId,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=str(component), options=options or [], placeholder=placeholder,
+                              min_values=1, max_values=1),
+            row=row,
+        )
+        self.component = component
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveMenu:
+        menu = cls(ComponentId.from_match(match))
+        if isinstance(item, discord.ui.Select):
+            menu.item = item
+        return menu
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await admitted(interaction)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await on_click(interaction, self.component, list(self.item.values))
+
+
+def confirm_resign_view(state: GameState, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayButton(ComponentId("confirm", state.game_id, state.seq), label=t("button.confirm_resign", lang),
+                             style=discord.ButtonStyle.danger))
+    return view
+
+
+
 class Play(PulucCog):
     """Moves, the board, resigning, hints and replays."""
+
+    dynamic_items = (PlayButton, MoveMenu)
 
     @property
     def games(self) -> GameServices:
@@ -103,57 +158,59 @@ class Play(PulucCog):
             ephemeral=True,
         )
 
-    # -- buttons ----------------------------------------------------------------------------------------
 
-    async def handle_component(
-        self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]
-    ) -> None:
+# -- what a click does ------------------------------------------------------------------------------------
+
+
+async def on_click(interaction: discord.Interaction[Any], component: ComponentId, values: list[str]) -> None:
+    try:
+        await _click(services(interaction.client), interaction, component, values)
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+async def _click(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId,
+                 values: list[str]) -> None:
+    lang = language_for(interaction.locale)
+    if component.kind == "replay":
+        await _replay(games, interaction, component)
+        return
+    session = games.manager.get(component.game_id)
+    if component.kind in ("move", "pick"):
+        notation = component.arg if component.kind == "move" else (values[0] if values else "")
+        await interaction.response.defer()
         try:
-            await self._handle(interaction, component, values)
-        except Exception as exc:
-            await report_error(interaction, exc)
+            result = await session.play(interaction.user.id, notation, turn=component.turn)
+        except StaleAction:
+            # Refused on the game's own message: that message shows an old position, so show the game.
+            if interaction.message is not None and interaction.message.id == session.state.message_id:
+                await games.presenter.refresh(session.state)
+            raise
+        shown = await games.presenter.show(result, interaction)
+        if shown in (Shown.POSTED, Shown.NOT_SHOWN):
+            # The message the player clicked did not change in front of them: say that the move counted.
+            await games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, notation, lang)))
+    elif component.kind == "resign":
+        if session.state.seat_of(interaction.user.id) is None:
+            raise NotAPlayer(f"user {interaction.user.id} is not in game {component.game_id}")
+        await interaction.response.send_message(
+            t("play.confirm_resign", lang), view=confirm_resign_view(session.state, lang), ephemeral=True
+        )
+    elif component.kind == "confirm":
+        await interaction.response.defer()
+        result = await session.resign(interaction.user.id)
+        await games.presenter.show(result)
+        await interaction.edit_original_response(content=t("play.resigned", lang), view=None)
+    else:
+        raise ValueError(f"play does not handle {component.kind} components")
 
-    async def _handle(self, interaction: discord.Interaction[Any], component: ComponentId, values: list[str]) -> None:
-        games = self.games
-        lang = language_for(interaction.locale)
-        if component.kind == "replay":
-            await self._replay(interaction, component)
-            return
-        session = games.manager.get(component.game_id)
-        if component.kind in ("move", "pick"):
-            notation = component.arg if component.kind == "move" else (values[0] if values else "")
-            await interaction.response.defer()
-            try:
-                result = await session.play(interaction.user.id, notation, turn=component.turn)
-            except StaleAction:
-                # Refused on the game's own message: that message shows an old position, so show the game.
-                if interaction.message is not None and interaction.message.id == session.state.message_id:
-                    await games.presenter.refresh(session.state)
-                raise
-            shown = await games.presenter.show(result, interaction)
-            if shown in (Shown.POSTED, Shown.NOT_SHOWN):
-                # The message the player clicked did not change in front of them: say that the move counted.
-                await games.presenter.tell(interaction, t("play.done", lang, move=played_label(result, notation, lang)))
-        elif component.kind == "resign":
-            if session.state.seat_of(interaction.user.id) is None:
-                raise NotAPlayer(f"user {interaction.user.id} is not in game {component.game_id}")
-            await interaction.response.send_message(
-                t("play.confirm_resign", lang), view=confirm_resign_view(session.state, lang), ephemeral=True
-            )
-        elif component.kind == "confirm":
-            await interaction.response.defer()
-            result = await session.resign(interaction.user.id)
-            await games.presenter.show(result)
-            await interaction.edit_original_response(content=t("play.resigned", lang), view=None)
-        else:
-            raise ValueError(f"play does not handle {component.kind} components")
 
-    async def _replay(self, interaction: discord.Interaction[Any], component: ComponentId) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        state = await self.games.manager.finished_state(component.game_id)
-        replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
-                                 self.games.compute)
-        await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
+async def _replay(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    state = await games.manager.finished_state(component.game_id)
+    replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
+                             games.compute)
+    await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

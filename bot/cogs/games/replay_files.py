@@ -1,8 +1,5 @@
-"""A finished game's replay as Discord attachments: the animated board (GIF) and the game's record (JSON).
-
-`/puluc replay` and a finished game's Replay button answer with the same files and the same sentence, drawn
-from the one replay of the stored log (`bot.sessions.rebuild`). Drawing runs in the bot's compute workers. This module
-must never read storage or change a game.
+"""A finished game's replay as Discord attachments: the animated board (GIF) and the game's record (JSON), for
+`/puluc replay` and the Replay button alike.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""What the game messages say: session states and results turned into translated embeds and lines.
-
-Pure functions from `bot.sessions` values to `discord.Embed`s and strings in one language; no I/O, no
-rendering (board images come from `bot.cogs.games.presenter`), no game decisions. Every user-visible word comes from
-the catalogues through `bot.ui.i18n.t`.
-"""
+"""What the game messages say: session states and results turned into embeds and lines in one language."""
 
 from __future__ import annotations
 

@@ -1,27 +1,26 @@
-"""The component rows of each game message, built from a session state: lobby, challenge, game, end.
-
-Every view has `timeout=None` and only `DynamicItem`s, so its buttons are persistent; the turn number in
-each custom_id makes the buttons of an earlier position stale. Labels come from the catalogues.
-"""
+"""The component rows of each game message, built from a session state: lobby, challenge, game, end."""
 
 from __future__ import annotations
 
 import discord
 
+from bot.cogs.games.boards import MAX_MOVE_BUTTONS
+from bot.cogs.games.components import GameButton
+from bot.cogs.games.lobby import LOBBY_BUTTONS, LobbyButton
+from bot.cogs.games.play import MoveMenu, PlayButton
 from bot.cogs.games.texts import MAX_LABEL, move_label
 from bot.sessions import GameState, MoveOption
 from bot.ui.i18n import t
-from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import NO_ARG, ComponentId
 
-MAX_MOVE_BUTTONS = 20  # four rows of five; the fifth row holds Resign
 MAX_MENU_OPTIONS = 25
 
 
 def _button(kind: str, state: GameState, label: str, style: discord.ButtonStyle, *, arg: str = NO_ARG,
             row: int | None = None, turn: int | None = None) -> GameButton:
     component = ComponentId(kind, state.game_id, state.seq if turn is None else turn, arg)
-    return GameButton(component, label=label, style=style, row=row)
+    button: type[GameButton] = LobbyButton if kind in LOBBY_BUTTONS else PlayButton  # the cog that answers it
+    return button(component, label=label, style=style, row=row)
 
 
 def lobby_view(state: GameState, lang: str) -> discord.ui.View:
@@ -82,17 +81,11 @@ def game_view(state: GameState, lang: str) -> discord.ui.View:
 
 
 def _move_button(state: GameState, option: MoveOption, number: int, lang: str, *, row: int) -> GameButton:
-    # The number matches the badge the board draws on the move's destination (bot.cogs.games.presenter.board_labels).
+    # The number matches the badge the board draws on the move's destination (`bot.ui.pictures.move_labels`).
     style = discord.ButtonStyle.success if option.effect.captures or option.effect.kills else (
         discord.ButtonStyle.primary)
     label = f"{number}. {move_label(option.effect, lang)}"[:MAX_LABEL]
     return _button("move", state, label, style, arg=option.notation, row=row)
-
-
-def confirm_resign_view(state: GameState, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(_button("confirm", state, t("button.confirm_resign", lang), discord.ButtonStyle.danger))
-    return view
 
 
 def end_view(state: GameState, lang: str) -> discord.ui.View:

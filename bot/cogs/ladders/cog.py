@@ -10,8 +10,6 @@ does), never draw user text (names) into an image, and never decide game rules.
 from __future__ import annotations
 
 import io
-import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -26,15 +24,13 @@ from bot.cogs.ladders.embeds import (
     chart_ladder,
     chart_series,
     history_embed,
-    leaderboard_embed,
     privacy_embed,
     profile_embed,
-    season_embed,
 )
-from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_view, season_view
+from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
 from bot.services import compute_of, storage_of
 from bot.sessions.rebuild import read_game
-from bot.storage.errors import GameNotFound, PlayerInOpenGame
+from bot.storage.errors import GameNotFound
 from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
 from bot.ui.i18n import (
@@ -47,18 +43,10 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.pictures import draw_rating_chart
-from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, report_error
-
-log = logging.getLogger(__name__)
-
-# A leaderboard page as one viewer sees it (their own place marked): the embed and its Previous / Next.
-PageFor = Callable[[int], Awaitable[tuple[discord.Embed, discord.ui.View | None]]]
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
 
 HISTORY_LENGTH = 10
-FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked for again
 CHART_THEME = "dark"
-
-
 
 
 class Ladders(PulucCog):
@@ -93,60 +81,11 @@ class Ladders(PulucCog):
                 raise Refusal("error.season.unknown", season=season, current=current)
             if season < current:  # a closed season: its archived leaderboard
                 embed, view = await grace.run(
-                    self._season_page(interaction, season, ladder, 0, interaction.user.id))
-                await answer(interaction, embed=embed, view=_or_missing(view))
+                    season_page(interaction, season, ladder, 0, interaction.user.id))
+                await answer(interaction, embed=embed, view=or_missing(view))
                 return
-        embed, view = await grace.run(self._page(interaction, scope_id, ladder, 0, interaction.user.id))
-        await answer(interaction, embed=embed, view=_or_missing(view))
-
-    async def _season_page(
-        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
-    ) -> tuple[discord.Embed, discord.ui.View | None]:
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
-        lang = language_for(interaction.locale)
-        found = await self.store.season_leaderboard(interaction.guild_id, season, ladder, page, caller_id=owner)
-        view = season_view(season, ladder, page, owner, lang, has_previous=found.has_previous,
-                           has_next=found.has_next)
-        return season_embed(found, lang, owner), view
-
-    async def show_season_page(
-        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
-    ) -> None:
-        """Previous / Next on a closed season's leaderboard: turned as the live one is (`_turn`)."""
-        await self._turn(interaction, owner,
-                         lambda viewer: self._season_page(interaction, season, ladder, page, viewer))
-
-    async def _page(
-        self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
-    ) -> tuple[discord.Embed, discord.ui.View | None]:
-        lang = language_for(interaction.locale)
-        found = await self.store.leaderboard(ladder, scope, page, caller_id=owner)
-        view = leaderboard_view(scope, ladder, page, owner, lang,
-                                has_previous=found.has_previous, has_next=found.has_next)
-        return leaderboard_embed(found, lang, owner), view
-
-    async def show_page(
-        self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
-    ) -> None:
-        """A Previous / Next press on a leaderboard (`_turn`)."""
-        await self._turn(interaction, owner, lambda viewer: self._page(interaction, scope, ladder, page, viewer))
-
-    async def _turn(self, interaction: discord.Interaction[Any], owner: int, page_for: PageFor) -> None:
-        """The owner turns the page in place; anyone else gets their own copy of that page (only to them),
-        showing their own place rather than the owner's."""
-        try:
-            if interaction.user.id == owner:
-                embed, view = await AckGrace(interaction, update=True).run(page_for(owner))
-                if interaction.response.is_done():
-                    await interaction.edit_original_response(embed=embed, view=view)
-                else:
-                    await interaction.response.edit_message(embed=embed, view=view)
-            else:
-                embed, view = await AckGrace(interaction, ephemeral=True).run(page_for(interaction.user.id))
-                await answer(interaction, embed=embed, view=_or_missing(view), ephemeral=True)
-        except Exception as exc:
-            await report_error(interaction, exc)
+        embed, view = await grace.run(leaderboard_page(interaction, scope_id, ladder, 0, interaction.user.id))
+        await answer(interaction, embed=embed, view=or_missing(view))
 
     # -- profile and history ----------------------------------------------------------------------------
 
@@ -235,39 +174,6 @@ class Ladders(PulucCog):
         await interaction.response.send_message(
             t("privacy.forget.prompt", lang), view=forget_view(interaction.user.id, issued, lang), ephemeral=True
         )
-
-    async def answer_forget(
-        self, interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int
-    ) -> None:
-        """The confirmation's buttons (already checked to be pressed by `user_id`)."""
-        lang = language_for(interaction.locale)
-        try:
-            grace = AckGrace(interaction, update=True)
-            if not confirmed:
-                text = t("privacy.forget.kept", lang)
-            elif discord.utils.utcnow().timestamp() - issued > FORGET_PROMPT_SECONDS:
-                text = t("privacy.forget.expired", lang)
-            else:
-                try:
-                    report = await grace.run(self.store.forget_me(user_id))
-                except PlayerInOpenGame:
-                    text = t("privacy.forget.open_game", lang)
-                else:
-                    # Counts only: the log must not keep the id of someone who asked to be forgotten.
-                    log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
-                             report.ratings_deleted)
-                    text = t("privacy.forget.done", lang, count=report.seats_anonymised)
-            if interaction.response.is_done():
-                await interaction.edit_original_response(content=text, view=None)
-            else:
-                await interaction.response.edit_message(content=text, view=None)
-        except Exception as exc:
-            await report_error(interaction, exc)
-
-
-def _or_missing(view: discord.ui.View | None) -> discord.ui.View:
-    """discord.py's sends take a missing view, not None, for "no components"."""
-    return discord.utils.MISSING if view is None else view
 
 
 def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:

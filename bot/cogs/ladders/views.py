@@ -1,27 +1,30 @@
-"""The leaderboard pager and the forget-me confirmation: persistent `DynamicItem` buttons.
-
-Every button carries its whole state in its custom_id, so it keeps working after a restart:
-`puluc:lb:<scope>:<ladder>:<page>:<owner>` (scope 0 is the global ladder, else the guild id; page is the
-0-based page the button leads to; owner is who asked for the leaderboard) and
-`puluc:forget:<yes|no>:<user>:<issued>` (issued is the Unix second the prompt was shown, so a forgotten
-prompt expires). A click is handed to the Ladders cog, which owns the store calls. This module must never
-read or write the store itself.
+"""The leaderboards' pages with their Previous / Next buttons, and forget-me's confirmation: persistent buttons
+whose custom_id holds their whole state, the views made of them, and what a press does.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
+from discord import app_commands
 
-from bot.ui.i18n import t
+from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
+from bot.services import storage_of
+from bot.storage.errors import PlayerInOpenGame
+from bot.ui.i18n import language_for, t
+from bot.ui.replies import AckGrace, answer, or_missing, report_error
 from bot.ui.views.components import admitted
 
 log = logging.getLogger(__name__)
 
-HANDLER_COG = "Ladders"
+# A leaderboard page as one viewer sees it (their own place marked): the embed and its Previous / Next.
+PageFor = Callable[[int], Awaitable[tuple[discord.Embed, discord.ui.View | None]]]
+
+FORGET_PROMPT_SECONDS = 15 * 60  # a confirmation older than this must be asked for again
 LEADERBOARD_TEMPLATE = (
     r"puluc:lb:(?P<scope>[0-9]{1,20}):(?P<ladder>duel|team):(?P<page>[0-9]{1,6}):(?P<owner>[0-9]{1,20})"
 )
@@ -30,27 +33,6 @@ FORGET_TEMPLATE = r"puluc:forget:(?P<action>yes|no):(?P<user>[0-9]{1,20}):(?P<is
 SEASON_TEMPLATE = (
     r"puluc:lbs:(?P<season>[0-9]{1,6}):(?P<ladder>duel|team):(?P<page>[0-9]{1,6}):(?P<owner>[0-9]{1,20})"
 )
-
-
-class LadderHandler(Protocol):
-    async def show_page(
-        self, interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
-    ) -> None: ...
-
-    async def answer_forget(
-        self, interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int
-    ) -> None: ...
-
-    async def show_season_page(
-        self, interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
-    ) -> None: ...
-
-
-def _handler(interaction: discord.Interaction[Any]) -> LadderHandler | None:
-    cog: LadderHandler | None = interaction.client.get_cog(HANDLER_COG)
-    if cog is None:
-        log.error("a ladder button was pressed but the %s cog is not loaded", HANDLER_COG)
-    return cog
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
@@ -84,9 +66,8 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _handler(interaction)
-        if handler is not None:
-            await handler.show_page(interaction, self.scope, self.ladder, self.page, self.owner)
+        await turn_page(interaction, self.owner,
+                        lambda viewer: leaderboard_page(interaction, self.scope, self.ladder, self.page, viewer))
 
 
 class SeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEASON_TEMPLATE):
@@ -112,9 +93,8 @@ class SeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEAS
         return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _handler(interaction)
-        if handler is not None:
-            await handler.show_season_page(interaction, self.season, self.ladder, self.page, self.owner)
+        await turn_page(interaction, self.owner,
+                        lambda viewer: season_page(interaction, self.season, self.ladder, self.page, viewer))
 
 
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
@@ -148,12 +128,81 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORG
         return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _handler(interaction)
-        if handler is not None:
-            await handler.answer_forget(interaction, self.confirmed, self.user_id, self.issued)
+        await answer_forget(interaction, self.confirmed, self.user_id, self.issued)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardButton, SeasonButton, ForgetButton)
+
+
+# -- what a press shows --------------------------------------------------------------------------------------
+
+
+async def leaderboard_page(
+    interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    lang = language_for(interaction.locale)
+    found = await storage_of(interaction.client).leaderboard(ladder, scope, page, caller_id=owner)
+    view = leaderboard_view(scope, ladder, page, owner, lang,
+                            has_previous=found.has_previous, has_next=found.has_next)
+    return leaderboard_embed(found, lang, owner), view
+
+
+async def season_page(
+    interaction: discord.Interaction[Any], season: int, ladder: str, page: int, owner: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A page of a closed season's leaderboard of the server the interaction is in."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    lang = language_for(interaction.locale)
+    found = await storage_of(interaction.client).season_leaderboard(interaction.guild_id, season, ladder, page,
+                                                                    caller_id=owner)
+    view = season_view(season, ladder, page, owner, lang, has_previous=found.has_previous,
+                       has_next=found.has_next)
+    return season_embed(found, lang, owner), view
+
+
+async def turn_page(interaction: discord.Interaction[Any], owner: int, page_for: PageFor) -> None:
+    """A Previous / Next press: the owner turns the page in place; anyone else gets their own copy of that
+    page (only to them), showing their own place rather than the owner's."""
+    try:
+        if interaction.user.id == owner:
+            embed, view = await AckGrace(interaction, update=True).run(page_for(owner))
+            if interaction.response.is_done():
+                await interaction.edit_original_response(embed=embed, view=view)
+            else:
+                await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            embed, view = await AckGrace(interaction, ephemeral=True).run(page_for(interaction.user.id))
+            await answer(interaction, embed=embed, view=or_missing(view), ephemeral=True)
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int) -> None:
+    """The confirmation's buttons (already checked to be pressed by `user_id`)."""
+    lang = language_for(interaction.locale)
+    try:
+        grace = AckGrace(interaction, update=True)
+        if not confirmed:
+            text = t("privacy.forget.kept", lang)
+        elif discord.utils.utcnow().timestamp() - issued > FORGET_PROMPT_SECONDS:
+            text = t("privacy.forget.expired", lang)
+        else:
+            try:
+                report = await grace.run(storage_of(interaction.client).forget_me(user_id))
+            except PlayerInOpenGame:
+                text = t("privacy.forget.open_game", lang)
+            else:
+                # Counts only: the log must not keep the id of someone who asked to be forgotten.
+                log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
+                         report.ratings_deleted)
+                text = t("privacy.forget.done", lang, count=report.seats_anonymised)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=None)
+        else:
+            await interaction.response.edit_message(content=text, view=None)
+    except Exception as exc:
+        await report_error(interaction, exc)
 
 
 def leaderboard_view(

@@ -63,7 +63,7 @@ class Seasons(commands.Cog):
                 t("season.confirm_needed", language_for(interaction.locale), season=current), ephemeral=True)
             return
         closed = await store.start_season(guild_id)
-        lang = await services(self.bot).presenter.guild_language(guild_id)  # the whole channel reads it
+        lang = await services(self.bot).languages.get(guild_id)  # the whole channel reads it
         podiums = [podium(await store.season_leaderboard(guild_id, closed.number, ladder), lang) for ladder in LADDERS]
         await interaction.followup.send(started_text(closed, podiums, lang))
 

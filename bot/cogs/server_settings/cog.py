@@ -95,7 +95,7 @@ class Settings(commands.Cog):
         if ranked is not None:
             await store.set_channel_ranked(guild_id, channel_id, ranked)
         if language is not None:
-            games.presenter.forget_language(guild_id)
+            games.languages.forget(guild_id)
         channel_ranked = await store.channel_ranked(channel_id)
         default = default_game(current, lang)
         summary = t(

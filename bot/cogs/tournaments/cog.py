@@ -16,16 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog
+from bot.cogs.games.lobby import player_of
 from bot.cogs.tournaments.texts import standings_embed
-from bot.cogs.tournaments.views import DYNAMIC_ITEMS
+from bot.cogs.tournaments.views import DYNAMIC_ITEMS, cancel_tournament, confirm, start_tournament, where
 from bot.services import GameServices, services
-from bot.sessions import DEFAULT_VARIANT, Player
-from bot.storage import ratings
+from bot.sessions import DEFAULT_VARIANT
 from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.tournaments.errors import TournamentNotOpen
 from bot.tournaments.manager import TournamentManager
-from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
-from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions, report_error
+from bot.ui.i18n import choices, command_description, command_name, option_description, option_name
+from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions
 
 GROUP = "tournament"
 CREATE_OPTIONS = ("name", "format", "variant", "setup", "turn_timer", "round_limit", "ranked")
@@ -84,7 +84,7 @@ class Tournaments(PulucCog):
         round_limit: app_commands.Range[int, 1, 168] = 24,
         ranked: bool | None = None,
     ) -> None:
-        guild_id, channel_id = self._where(interaction)
+        guild_id, channel_id = where(interaction)
         check_bot_permissions(interaction, new_thread=True)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise Refusal("error.tournament.channel")
@@ -101,16 +101,16 @@ class Tournaments(PulucCog):
             turn_timer_seconds=turn_timer or guild.turn_timer_seconds or self.games.config.turn_timer_seconds,
             round_seconds=round_limit * HOURS, ranked=bool(channel_ranked) if ranked is None else ranked,
         )
-        update = await self.manager.create(_player(interaction.user), guild_id, channel_id, settings)
-        await self._confirm(interaction, "tournament.done.created", update.tournament)
+        update = await self.manager.create(player_of(interaction.user), guild_id, channel_id, settings)
+        await confirm(interaction, "tournament.done.created", update.tournament)
 
     @tournament.command(name=command_name("join", GROUP), description=command_description("join", GROUP))
     @_which("join")
     async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        update = await self.manager.join(found.tournament_id, _player(interaction.user))
-        await self._confirm(interaction, "tournament.done.joined", update.tournament)
+        update = await self.manager.join(found.tournament_id, player_of(interaction.user))
+        await confirm(interaction, "tournament.done.joined", update.tournament)
 
     @tournament.command(name=command_name("leave", GROUP), description=command_description("leave", GROUP))
     @_which("leave")
@@ -118,30 +118,30 @@ class Tournaments(PulucCog):
         found = self._pick(interaction, tournament)
         await interaction.response.defer(ephemeral=True, thinking=True)
         update = await self.manager.leave(found.tournament_id, interaction.user.id)
-        await self._confirm(interaction, "tournament.done.left", update.tournament)
+        await confirm(interaction, "tournament.done.left", update.tournament)
 
     @tournament.command(name=command_name("start", GROUP), description=command_description("start", GROUP))
     @_which("start")
     async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
-        await self._start(interaction, found.tournament_id)
+        await start_tournament(interaction, found.tournament_id)
 
     @tournament.command(name=command_name("cancel", GROUP), description=command_description("cancel", GROUP))
     @_which("cancel")
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         found = self._pick(interaction, tournament)
-        await self._cancel(interaction, found.tournament_id)
+        await cancel_tournament(interaction, found.tournament_id)
 
     @tournament.command(name=command_name("standings", GROUP), description=command_description("standings", GROUP))
     @_which("standings")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        guild_id, _ = self._where(interaction)
+        guild_id, _ = where(interaction)
         grace = AckGrace(interaction)
         if tournament is None:
             found = self._pick(interaction, None)
         else:
             found = await grace.run(self.manager.find(tournament, guild_id))
-        lang = await grace.run(self.games.presenter.guild_language(guild_id))
+        lang = await grace.run(self.games.languages.get(guild_id))
         await answer(interaction, embed=standings_embed(found, lang))
 
     @join.autocomplete("tournament")
@@ -157,52 +157,11 @@ class Tournaments(PulucCog):
         found = await self.games.storage.guild_tournaments(interaction.guild_id or 0, MAX_CHOICES)
         return _choices(found, current)
 
-    # -- the card's buttons -----------------------------------------------------------------------------
-
-    async def press(self, interaction: discord.Interaction[Any], kind: str, tournament_id: int) -> None:
-        try:
-            self._where(interaction)
-            if kind == "start":
-                await self._start(interaction, tournament_id)
-                return
-            if kind == "cancel":
-                await self._cancel(interaction, tournament_id)
-                return
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            if kind == "join":
-                update = await self.manager.join(tournament_id, _player(interaction.user))
-                await self._confirm(interaction, "tournament.done.joined", update.tournament)
-            else:
-                update = await self.manager.leave(tournament_id, interaction.user.id)
-                await self._confirm(interaction, "tournament.done.left", update.tournament)
-        except Exception as exc:
-            await report_error(interaction, exc)
-
     # -- internals --------------------------------------------------------------------------------------
-
-    async def _start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
-        found = self.manager.get(tournament_id)
-        check_bot_permissions(interaction, new_thread=True)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        seeds = {e.user_id: await self._rating(e.user_id, found.guild_id) for e in found.entrants if e.user_id}
-        update = await self.manager.start(tournament_id, interaction.user.id, organiser=_manages(interaction),
-                                          ratings=seeds)
-        await self._confirm(interaction, "tournament.done.started", update.tournament)
-
-    async def _cancel(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        update = await self.manager.cancel(tournament_id, interaction.user.id, organiser=_manages(interaction))
-        await self._confirm(interaction, "tournament.done.cancelled", update.tournament)
-
-    async def _rating(self, user_id: int, guild_id: int) -> int:
-        """The rating a player is seeded by: this server's 1 v 1 ladder, else all servers', else a newcomer's."""
-        store = self.games.storage
-        skill = await store.skill(user_id, "duel", guild_id) or await store.skill(user_id, "duel")
-        return (skill or ratings.NEWCOMER).display
 
     def _pick(self, interaction: discord.Interaction[Any], tournament_id: int | None) -> Tournament:
         """The tournament named, or the one open tournament of this server when none is named."""
-        guild_id, _ = self._where(interaction)
+        guild_id, _ = where(interaction)
         if tournament_id is not None:
             found = self.manager.get(tournament_id)
             if found.guild_id != guild_id:
@@ -214,26 +173,6 @@ class Tournaments(PulucCog):
         if len(here) > 1:
             raise Refusal("error.tournament.which")
         return here[0]
-
-    @staticmethod
-    def _where(interaction: discord.Interaction[Any]) -> tuple[int, int]:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise app_commands.NoPrivateMessage()
-        return interaction.guild_id, interaction.channel_id
-
-    @staticmethod
-    async def _confirm(interaction: discord.Interaction[Any], key: str, tournament: Tournament) -> None:
-        text = t(key, language_for(interaction.locale), name=tournament.settings.name,
-                 tournament_id=tournament.tournament_id)
-        await interaction.followup.send(text, ephemeral=True)
-
-
-def _player(user: discord.abc.User) -> Player:
-    return Player(user.id, user.display_name)
-
-
-def _manages(interaction: discord.Interaction[Any]) -> bool:
-    return bool(interaction.permissions.manage_guild)
 
 
 def _format(value: str) -> TournamentFormat:

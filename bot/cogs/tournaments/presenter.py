@@ -1,21 +1,16 @@
-"""Shows tournaments in Discord, and opens their matches' rooms: the bot's side of the tournament flow.
-
-`TournamentPresenter.show` is the tournament manager's listener: it posts the announcement card when a
-tournament is created and edits it after every change, calls both players in each match's thread and posts
-the match's game there (through the game presenter), says in the thread when the round's time limit decided
-a match, announces each round with its pairings and the last round's results, and posts the final standings
-and the winner. `DiscordRooms` opens a public thread per match in the tournament's channel. This module must
-never change a tournament or a game.
+"""Shows tournaments in Discord: the card, the rounds, the match rooms (a thread per match, `DiscordRooms`)
+and the final standings, as the tournament manager's listener.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import discord
 
+from bot.cogs.games.delivery import Publisher, partial_message
 from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.texts import (
     card_embed,
@@ -41,6 +36,8 @@ from bot.tournaments.results import (
     TournamentUpdate,
 )
 from bot.ui.i18n import t
+from bot.ui.languages import GuildLanguages
+from bot.ui.replies import or_missing
 
 log = logging.getLogger(__name__)
 
@@ -48,21 +45,18 @@ log = logging.getLogger(__name__)
 ROOM_ARCHIVE_MINUTES: Final[Literal[1440]] = 1440
 
 
-def _or_missing(view: discord.ui.View | None) -> Any:
-    return discord.utils.MISSING if view is None else view
-
-
 class DiscordRooms:
     """`MatchRooms` in Discord: a public thread per match in the tournament's channel."""
 
-    def __init__(self, games: Presenter) -> None:
-        self._games = games
+    def __init__(self, publisher: Publisher, languages: GuildLanguages) -> None:
+        self._publisher = publisher
+        self._languages = languages
 
     async def open_room(self, tournament: Tournament, match: Match) -> Place:
-        channel = await self._games.channel(tournament.channel_id)
+        channel = await self._publisher.channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise RoomUnavailable(f"channel {tournament.channel_id} is gone or cannot hold threads")
-        lang = await self._games.guild_language(tournament.guild_id)
+        lang = await self._languages.get(tournament.guild_id)
         try:
             thread = await channel.create_thread(name=room_name(tournament, match, lang),
                                                  type=discord.ChannelType.public_thread,
@@ -75,21 +69,22 @@ class DiscordRooms:
 class TournamentPresenter:
     """Publishes every tournament update; the manager's listener."""
 
-    def __init__(self, games: Presenter, manager: TournamentManager) -> None:
+    def __init__(self, games: Presenter, manager: TournamentManager, languages: GuildLanguages) -> None:
         self._games = games
         self._manager = manager
+        self._languages = languages
 
     async def show(self, update: TournamentUpdate) -> None:
         tournament = update.tournament
-        lang = await self._games.guild_language(tournament.guild_id)
-        channel = await self._games.channel(tournament.channel_id)
+        lang = await self._languages.get(tournament.guild_id)
+        channel = await self._games.publisher.channel(tournament.channel_id)
         rounds: list[int] = []
         for happening in update.happenings:
             match happening:
                 case Created():
                     tournament = await self._post_card(tournament, channel, lang)
                 case MatchOpened(match=opened, game=game):
-                    room = await self._games.channel(opened.thread_id or 0)
+                    room = await self._games.publisher.channel(opened.thread_id or 0)
                     if room is not None:
                         await room.send(match_call(tournament, opened, lang))
                         await self._games.post(game, None, channel=room)
@@ -110,20 +105,21 @@ class TournamentPresenter:
         if not any(isinstance(h, Created) for h in update.happenings):
             await self._edit_card(tournament, channel, lang)
 
-    async def _post_card(self, tournament: Tournament, channel: Any, lang: str) -> Tournament:
+    async def _post_card(self, tournament: Tournament, channel: discord.abc.Messageable | None,
+                         lang: str) -> Tournament:
         if channel is None:
             log.warning("tournament %d: channel %d is not reachable", tournament.tournament_id, tournament.channel_id)
             return tournament
         message = await channel.send(embed=card_embed(tournament, lang),
-                                     view=_or_missing(card_view(tournament, lang)))
+                                     view=or_missing(card_view(tournament, lang)))
         await self._manager.set_message(tournament.tournament_id, message.id)
         return replace(tournament, message_id=message.id)
 
-    async def _edit_card(self, tournament: Tournament, channel: Any, lang: str) -> None:
+    async def _edit_card(self, tournament: Tournament, channel: discord.abc.Messageable | None, lang: str) -> None:
         if channel is None or tournament.message_id is None:
             return
         try:
-            await channel.get_partial_message(tournament.message_id).edit(
+            await partial_message(channel, tournament.message_id).edit(
                 embed=card_embed(tournament, lang), view=card_view(tournament, lang))
         except discord.NotFound:
             log.info("tournament %d: its card is gone", tournament.tournament_id)
@@ -132,6 +128,6 @@ class TournamentPresenter:
         text = decision_text(tournament, decided, lang)
         if text is None or decided.thread_id is None:
             return
-        room = await self._games.channel(decided.thread_id)
+        room = await self._games.publisher.channel(decided.thread_id)
         if room is not None:
             await room.send(text)

@@ -1,32 +1,25 @@
-"""The tournament card's buttons: Join, Leave, Start and Cancel, persistent `DynamicItem`s.
-
-Each carries its whole state in its custom_id, `puluc:tour:<kind>:<tournament id>`, so it keeps working
-after a restart; a press on a card whose tournament has moved on (started, finished) is refused with the
-reason, and changes nothing. A press is handed to the Tournaments cog. This module must never change a
-tournament itself.
+"""The tournament card's persistent buttons (Join, Leave, Start, Cancel, `puluc:tour:<kind>:<id>`) and what
+a press does, shared with the commands of the same names.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
+from discord import app_commands
 
+from bot.cogs.games.lobby import player_of
+from bot.services import GameServices, services
+from bot.storage import ratings
 from bot.storage.tournament_types import Tournament
-from bot.ui.i18n import t
+from bot.ui.i18n import language_for, t
+from bot.ui.replies import check_bot_permissions, report_error
 from bot.ui.views.components import admitted
 
-log = logging.getLogger(__name__)
-
-HANDLER_COG = "Tournaments"
 KINDS = ("join", "leave", "start", "cancel")
 TEMPLATE = r"puluc:tour:(?P<kind>join|leave|start|cancel):(?P<tournament_id>[0-9]{1,20})"
-
-
-class TournamentHandler(Protocol):
-    async def press(self, interaction: discord.Interaction[Any], kind: str, tournament_id: int) -> None: ...
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -47,11 +40,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: TournamentHandler | None = interaction.client.get_cog(HANDLER_COG)
-        if handler is None:
-            log.error("a tournament button was pressed but the %s cog is not loaded", HANDLER_COG)
-            return
-        await handler.press(interaction, self.kind, self.tournament_id)
+        await press(interaction, self.kind, self.tournament_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TournamentButton,)
@@ -72,3 +61,69 @@ def card_view(tournament: Tournament, lang: str) -> discord.ui.View | None:
     view.add_item(TournamentButton("cancel", tid, label=t("tournament.button.cancel", lang),
                                    style=discord.ButtonStyle.danger))
     return view
+
+
+# -- what a press does ---------------------------------------------------------------------------------------
+
+
+async def press(interaction: discord.Interaction[Any], kind: str, tournament_id: int) -> None:
+    try:
+        where(interaction)
+        if kind == "start":
+            await start_tournament(interaction, tournament_id)
+            return
+        if kind == "cancel":
+            await cancel_tournament(interaction, tournament_id)
+            return
+        manager = services(interaction.client).tournaments
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if kind == "join":
+            update = await manager.join(tournament_id, player_of(interaction.user))
+            await confirm(interaction, "tournament.done.joined", update.tournament)
+        else:
+            update = await manager.leave(tournament_id, interaction.user.id)
+            await confirm(interaction, "tournament.done.left", update.tournament)
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+async def start_tournament(interaction: discord.Interaction[Any], tournament_id: int) -> None:
+    games = services(interaction.client)
+    found = games.tournaments.get(tournament_id)
+    check_bot_permissions(interaction, new_thread=True)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    seeds = {e.user_id: await _rating(games, e.user_id, found.guild_id) for e in found.entrants if e.user_id}
+    update = await games.tournaments.start(tournament_id, interaction.user.id, organiser=_manages(interaction),
+                                           ratings=seeds)
+    await confirm(interaction, "tournament.done.started", update.tournament)
+
+
+async def cancel_tournament(interaction: discord.Interaction[Any], tournament_id: int) -> None:
+    manager = services(interaction.client).tournaments
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    update = await manager.cancel(tournament_id, interaction.user.id, organiser=_manages(interaction))
+    await confirm(interaction, "tournament.done.cancelled", update.tournament)
+
+
+async def _rating(games: GameServices, user_id: int, guild_id: int) -> int:
+    """The rating a player is seeded by: this server's 1 v 1 ladder, else all servers', else a newcomer's."""
+    store = games.storage
+    skill = await store.skill(user_id, "duel", guild_id) or await store.skill(user_id, "duel")
+    return (skill or ratings.NEWCOMER).display
+
+
+def where(interaction: discord.Interaction[Any]) -> tuple[int, int]:
+    """The server and channel of a tournament command or press; tournaments live in servers only."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id, interaction.channel_id
+
+
+async def confirm(interaction: discord.Interaction[Any], key: str, tournament: Tournament) -> None:
+    text = t(key, language_for(interaction.locale), name=tournament.settings.name,
+             tournament_id=tournament.tournament_id)
+    await interaction.followup.send(text, ephemeral=True)
+
+
+def _manages(interaction: discord.Interaction[Any]) -> bool:
+    return bool(interaction.permissions.manage_guild)

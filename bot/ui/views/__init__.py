@@ -1,1 +1,1 @@
-"""Discord components of the game messages: persistent `DynamicItem`s and the views built from states."""
+"""What the features' components share: the game messages' custom_id format, the shutdown check, orphaned clicks."""

@@ -1,124 +1,21 @@
-"""The persistent buttons and the move menu: `DynamicItem`s that rebuild themselves from their custom_id.
-
-A click is parsed into a `ComponentId` and handed to the cog that owns that kind of component (lobby and
-challenge buttons to the Lobby cog, moves, resign and replay to the Play cog). No state lives in memory
-here, so old messages keep working after a restart. This module must never hold game logic.
-"""
+"""What every feature's persistent components share: whether the bot takes a click now, and the answer to a
+click on a component its message no longer carries."""
 
 from __future__ import annotations
 
 import contextlib
-import logging
-import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.ui.i18n import t
-from bot.ui.views import ids
-
-log = logging.getLogger(__name__)
-
-# Which cog answers which kind of component.
-HANDLER_COG: dict[str, str] = {
-    **{kind: "Lobby" for kind in (*ids.LOBBY_KINDS, *ids.CHALLENGE_KINDS, "rematch")},
-    **{kind: "Play" for kind in (*ids.PLAY_KINDS, "replay")},
-}
-
-
-class ComponentHandler(Protocol):
-    async def handle_component(
-        self, interaction: discord.Interaction[Any], component: ids.ComponentId, values: list[str]
-    ) -> None: ...
 
 
 async def admitted(interaction: discord.Interaction[Any]) -> bool:
     """Whether the bot takes this click: it turns interactions away while it shuts down (PulucBot.admit).
-    Every persistent component's `interaction_check` asks this first (here and in bot.cogs.ladders.views)."""
+    Every persistent component's `interaction_check` asks this first."""
     admit = getattr(interaction.client, "admit", None)
     return True if admit is None else bool(await admit(interaction))
-
-
-async def _dispatch(interaction: discord.Interaction[Any], component: ids.ComponentId, values: list[str]) -> None:
-    cog: ComponentHandler | None = interaction.client.get_cog(HANDLER_COG[component.kind])
-    if cog is None:
-        log.error("no cog handles %s components; is its extension loaded?", component.kind)
-        return
-    await cog.handle_component(interaction, component, values)
-
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.pattern(ids.BUTTON_KINDS)):
-    """Any Puluc button: lobby seats, challenge answers, moves, resign, rematch, replay."""
-
-    def __init__(
-        self,
-        component: ids.ComponentId,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=str(component), emoji=emoji, disabled=disabled),
-            row=row,
-        )
-        self.component = component
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameButton:
-        button = item if isinstance(item, discord.ui.Button) else None
-        return cls(
-            ids.ComponentId.from_match(match),
-            label=button.label if button else None,
-            style=button.style if button else discord.ButtonStyle.secondary,
-        )
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await admitted(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.component, [])
-
-
-class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.pattern(ids.SELECT_KINDS)):
-    """The move menu shown instead of buttons when a player has more moves than buttons fit."""
-
-    def __init__(
-        self,
-        component: ids.ComponentId,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(custom_id=str(component), options=options or [], placeholder=placeholder,
-                              min_values=1, max_values=1),
-            row=row,
-        )
-        self.component = component
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MoveMenu:
-        menu = cls(ids.ComponentId.from_match(match))
-        if isinstance(item, discord.ui.Select):
-            menu.item = item
-        return menu
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await admitted(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.component, list(self.item.values))
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, MoveMenu)
 
 
 def _still_on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:

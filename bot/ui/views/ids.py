@@ -1,9 +1,5 @@
-"""The custom_id format of every persistent button and menu: `puluc:<kind>:<game_id>:<turn>:<arg>`.
-
-All state a component needs lives in its custom_id, so buttons keep working on old messages after a
-restart: the game id, the game's event number when the component was made (`turn`, which makes a button
-from an earlier position stale), and one argument (a team, a move in RULES.md notation, a user id).
-Discord allows 100 characters; ours stay under 60. This module must never import discord.
+"""The custom_id of every game message's button and menu, `puluc:<kind>:<game_id>:<turn>:<arg>`: all a component
+needs, so buttons keep working after a restart (`turn` makes a button of an earlier position stale).
 """
 
 from __future__ import annotations

@@ -6,11 +6,13 @@ import random
 
 import pytest
 
+from bot.cogs.games.boards import MAX_MOVE_BUTTONS
+from bot.cogs.games.components import GameButton
+from bot.cogs.games.play import MoveMenu
 from bot.cogs.games.texts import MAX_LABEL, move_label
-from bot.cogs.games.views import MAX_MOVE_BUTTONS, game_view
+from bot.cogs.games.views import game_view
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.i18n import SUPPORTED
-from bot.ui.views.components import GameButton, MoveMenu
 from bot.ui.views.ids import KINDS, MAX_CUSTOM_ID, ComponentId
 from puluc import Position, Rules
 
@@ -83,9 +85,9 @@ def test_the_game_view_has_one_button_per_move_and_a_resign_row() -> None:
 
 
 def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.cogs.games.views as builders
+    from bot.cogs.games import views
 
-    monkeypatch.setattr(builders, "MAX_MOVE_BUTTONS", 1)
+    monkeypatch.setattr(views, "MAX_MOVE_BUTTONS", 1)
     pos = next(p for p in random_positions(Rules.preset("bell"), 50, seed=5) if len(p.legal_moves()) >= 2)
     state = running_state(pos)
     view = game_view(state, "en")
@@ -96,11 +98,13 @@ def test_more_moves_than_buttons_become_one_menu(monkeypatch: pytest.MonkeyPatch
 
 
 def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
-    from bot.cogs.games.boards import board_labels
+    from bot.cogs.games.boards import board_request
+    from bot.ui.pictures import move_labels
 
     for pos in random_positions(Rules.from_setup("bell", 2, "traditional"), 40, seed=9):
         state = running_state(pos)
-        labels = board_labels(state)
+        request = board_request(state, None)
+        labels = move_labels(request.position, request.labels_up_to)
         buttons = [b for b in game_view(state, "en").children
                    if isinstance(b, GameButton) and b.component.kind == "move"]
         for button in buttons:
@@ -109,3 +113,13 @@ def test_board_badges_carry_the_numbers_of_the_buttons_landing_there() -> None:
             if effect.dest is not None:
                 assert number in labels[effect.dest].split(",") or labels[effect.dest].endswith("+")
         assert all(1 <= len(text) <= 3 for text in labels.values())
+
+
+def test_every_component_kind_is_answered_by_exactly_one_cog() -> None:
+    from bot.cogs.games.lobby import Lobby
+    from bot.cogs.games.play import Play
+
+    templates = [item.__discord_ui_compiled_template__ for cog in (Lobby, Play) for item in cog.dynamic_items]
+    for kind in KINDS:
+        custom_id = str(ComponentId(kind, 1, 2, "A"))
+        assert sum(bool(template.fullmatch(custom_id)) for template in templates) == 1, kind

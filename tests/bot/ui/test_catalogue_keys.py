@@ -227,3 +227,9 @@ async def test_a_key_nothing_uses_is_reported(monkeypatch: pytest.MonkeyPatch) -
     with_extra = {**real, "game.nobody_says_this": "Nobody says this."}
     monkeypatch.setattr(f"{__name__}.catalogue", lambda lang: with_extra)
     assert sorted(set(with_extra) - await used_keys()) == ["game.nobody_says_this"]
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+async def test_every_key_the_code_uses_is_in_every_language(lang: str) -> None:
+    """Not only in English: a key missing in Spanish would show English text to a Spanish server."""
+    assert sorted(await used_keys() - set(catalogue(lang))) == []

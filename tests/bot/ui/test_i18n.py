@@ -194,7 +194,8 @@ OTHER_CONTEXT: app_commands.TranslationContextTypes = app_commands.TranslationCo
 
 @pytest.mark.parametrize(
     ("locale", "expected"),
-    [(Locale.ukrainian, "нова"), (Locale.italian, "nuova"), (Locale.french, "nouvelle")],
+    [(Locale.ukrainian, "нова"), (Locale.italian, "nuova"), (Locale.french, "nouvelle"),
+     (Locale.spain_spanish, "nueva"), (Locale.latin_american_spanish, "nueva")],
 )
 async def test_translator_gives_localized_command_names(locale: Locale, expected: str) -> None:
     assert await PulucTranslator().translate(i18n.command_name("new"), locale, OTHER_CONTEXT) == expected
@@ -227,7 +228,8 @@ async def test_discord_payload_carries_localized_names_choices_and_descriptions(
     assert payload["name"] == "puluc" and payload["name_localizations"]["uk"] == "пулук"
     sub = payload["options"][0]
     assert sub["name"] == "rules"
-    assert sub["name_localizations"] == {"uk": "правила", "it": "regole", "fr": "règles"}
+    assert sub["name_localizations"] == {"uk": "правила", "it": "regole", "fr": "règles", "es-ES": "reglas",
+                                         "es-419": "reglas"}
     option = sub["options"][0]
     assert option["name"] == "variant" and option["name_localizations"]["fr"] == "variante"
     assert option["description_localizations"]["uk"] == "Який варіант пояснити (якщо порожньо — загальні правила)"
@@ -237,6 +239,8 @@ async def test_discord_payload_carries_localized_names_choices_and_descriptions(
         "uk": "Орел: без вежок, кожна фішка б’є раз",
         "it": "Aquila: niente pile, un solo colpo",
         "fr": "Aigle\u00a0: pas de piles, chaque pion frappe une fois",
+        "es-ES": "Águila: sin pilas, cada ficha golpea una vez",
+        "es-419": "Águila: sin pilas, cada ficha golpea una vez",
     }
 
 
@@ -255,6 +259,11 @@ async def test_discord_payload_carries_localized_names_choices_and_descriptions(
         (Locale.ukrainian, "uk"),
         (Locale.italian, "it"),
         (Locale.french, "fr"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("es_MX", "es"),
+        (Locale.spain_spanish, "es"),
+        (Locale.latin_american_spanish, "es"),
         (Locale.british_english, "en"),
         ("de", "en"),
         ("pt-BR", "en"),
@@ -323,6 +332,13 @@ PLURAL_TABLE = [
     ("it", 1, "one"),
     ("it", 2, "other"),
     ("it", 1_000_000, "many"),
+    ("es", 0, "other"),
+    ("es", 1, "one"),
+    ("es", 2, "other"),
+    ("es", 21, "other"),
+    ("es", 1_000_000, "many"),
+    ("es", 2_000_000, "many"),
+    ("es", 1_000_001, "other"),
 ]
 
 
@@ -357,6 +373,9 @@ def test_plural_rules_exist_only_for_supported_languages() -> None:
         ("fr", 0, "0 pion au camp"),
         ("fr", 1, "1 pion au camp"),
         ("fr", 2, "2 pions au camp"),
+        ("es", 0, "0 fichas en casa"),
+        ("es", 1, "1 ficha en casa"),
+        ("es", 21, "21 fichas en casa"),
     ],
 )
 def test_game_status_uses_the_right_plural(lang: str, count: int, text: str) -> None:
@@ -365,6 +384,7 @@ def test_game_status_uses_the_right_plural(lang: str, count: int, text: str) -> 
 
 def test_million_falls_back_to_other_when_many_is_not_written() -> None:
     assert t("game.status_home", "fr", count=1_000_000) == "1000000 pions au camp"
+    assert t("game.status_home", "es", count=1_000_000) == "1000000 fichas en casa"
 
 
 @pytest.mark.parametrize(
@@ -374,6 +394,7 @@ def test_million_falls_back_to_other_when_many_is_not_written() -> None:
         ("uk", "Не поспішайте: спробуйте ще раз через 3 секунди."),
         ("it", "Piano: riprova tra 3 secondi."),
         ("fr", "Doucement\u00a0: réessayez dans 3 secondes."),
+        ("es", "Más despacio: vuelve a intentarlo en 3 segundos."),
     ],
 )
 def test_cooldown_error_in_every_language(lang: str, text: str) -> None:
@@ -387,6 +408,7 @@ def test_cooldown_error_in_every_language(lang: str, text: str) -> None:
         ("uk", "Хід 2:7b зараз неможливий."),
         ("it", "2:7b non è una mossa valida adesso."),
         ("fr", "2:7b n’est pas un coup permis maintenant."),
+        ("es", "2:7b no es una jugada válida ahora."),
     ],
 )
 def test_illegal_move_error_names_the_move(lang: str, text: str) -> None:
@@ -457,6 +479,7 @@ def test_rules_are_written_in_each_language_not_copied_from_english(lang: str) -
 
 def test_rules_page_follows_the_locale_of_the_reader() -> None:
     assert rules_page(Locale.ukrainian, "village").title == "Село: один позначений бік — ходу немає"
+    assert rules_page(Locale.latin_american_spanish, "village").title == "Aldea: una sola cara marcada no mueve"
     assert rules_page(Locale.german, "village").title == "Village: one marked side means no move"
 
 

@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.cogs.games.boards import advantage, board_request, render_png
+from bot.cogs.games.boards import board_request
 from bot.config import ConfigError, load_config
 from bot.sessions import GameState, Place, SeatState
-from bot.ui.pictures import draw_board
+from bot.ui.pictures import advantage, draw_board
 from puluc import Position, Rules
 from renderer.layout import layout_for
 from renderer.panels import advantage_box
@@ -22,7 +22,13 @@ async def test_a_finished_game_shows_its_result_on_the_bar() -> None:
     state = await finished_bell_game()
     outcome = state.position.outcome()  # type: ignore[union-attr]
     assert outcome is not None and outcome.winner in ("A", "B")
-    assert advantage(state, 10) == (1.0 if outcome.winner == "A" else 0.0)
+    assert chance(state, 10) == (1.0 if outcome.winner == "A" else 0.0)
+
+
+def chance(state: GameState, bar_ms: float) -> float | None:
+    """Team A's chance as the bar of `state`'s game message shows it."""
+    request = board_request(state, None, bar_ms)
+    return advantage(request.position, request.seed, request.seq, request.bar_ms)
 
 
 def bar_row(png: bytes | None, state: GameState) -> tuple[list[tuple[int, ...]], int]:
@@ -31,19 +37,19 @@ def bar_row(png: bytes | None, state: GameState) -> tuple[list[tuple[int, ...]],
     x0, y0, x1, y1 = advantage_box(layout_for(state.position.road_length, state.rules.team_size))
     image = Image.open(io.BytesIO(png)).convert("RGB")
     row = [image.getpixel((x, (y0 + y1) // 2)) for x in range(x0, x1 + 1)]
-    share = advantage(state, 10)
+    share = chance(state, 10)
     return row, round((x1 - x0) * share) if share is not None else -1
 
 
 async def test_the_bar_is_off_at_zero_and_drawn_otherwise() -> None:
     state = await finished_bell_game(moves=3)  # resigned early: neither team is sure to win the position
     theme = THEMES["dark"]
-    assert advantage(state, 0) is None
-    off, _ = bar_row(render_png(state, None, bar_ms=0), state)
+    assert chance(state, 0) is None
+    off, _ = bar_row(draw_board(board_request(state, None, bar_ms=0)), state)
     assert theme.team_a not in off and theme.team_b not in off
 
-    on, split = bar_row(render_png(state, None, bar_ms=10), state)
-    assert 0.1 < advantage(state, 10) < 0.9  # type: ignore[operator]
+    on, split = bar_row(draw_board(board_request(state, None, bar_ms=10)), state)
+    assert 0.1 < chance(state, 10) < 0.9  # type: ignore[operator]
     # Team A's chance fills the bar from the left in A's colour, the rest is B's (a tick marks the middle).
     assert set(on[2:split - 1]) == {theme.team_a}
     assert set(on[split + 1:-2]) - {theme.text} == {theme.team_b}
@@ -51,7 +57,7 @@ async def test_the_bar_is_off_at_zero_and_drawn_otherwise() -> None:
 
 async def test_the_same_position_always_shows_the_same_bar() -> None:
     state = await finished_bell_game(moves=3)
-    assert render_png(state, None, bar_ms=10) == render_png(state, None, bar_ms=10)
+    assert draw_board(board_request(state, None, bar_ms=10)) == draw_board(board_request(state, None, bar_ms=10))
 
 
 def test_the_bar_budget_is_a_setting_and_bad_values_are_refused() -> None:
@@ -78,7 +84,7 @@ def test_the_bar_fills_with_the_colour_of_the_team_that_has_won_in_hand(
 ) -> None:
     state = running(at(Rules.preset("bell"), cells, home, kills, turn, "2"))
     theme = THEMES["dark"]
-    assert advantage(state, 10) == (1.0 if leader == "A" else 0.0)
+    assert chance(state, 10) == (1.0 if leader == "A" else 0.0)
     row, _ = bar_row(draw_board(board_request(state, None, bar_ms=10)), state)
     colours = set(row[2:-2]) - {theme.text}  # the middle tick is drawn in the text colour
     assert colours == {theme.team_a if leader == "A" else theme.team_b}

@@ -11,20 +11,17 @@ from PIL import Image
 
 from bot.cli import demo
 from bot.cogs.games.boards import (
+    MAX_MOVE_BUTTONS,
     RULES_EXAMPLES,
-    board_labels,
+    board_request,
     board_texts,
-    move_labels,
-    render_legend_png,
-    render_png,
-    render_rules_example,
     rules_example,
     seat_names,
 )
-from bot.cogs.games.views import MAX_MOVE_BUTTONS
 from bot.services import services
 from bot.sessions import GameState, Place, SeatState
 from bot.ui.i18n import SUPPORTED
+from bot.ui.pictures import draw_board, draw_legend, draw_position, move_labels
 from puluc import PRESETS, Position, Rules
 from renderer.fonts import text_width
 from renderer.layout import layout_for
@@ -69,8 +66,8 @@ def test_the_header_names_the_player_in_the_readers_language() -> None:
     assert turn_line(position, seat_names(state, "uk"), board_texts("uk")) == "A1 player A1 ходить"
     ai = running(position, ai="hard")
     assert turn_line(position, seat_names(ai, "fr"), board_texts("fr")).startswith("À A1 ")
-    english, french = render_png(state, None, 0, "en"), render_png(state, None, 0, "fr")
-    assert english is not None and french is not None and english != french
+    english, french = (draw_board(board_request(state, None, 0, lang)) for lang in ("en", "fr"))
+    assert english != french
 
 
 @pytest.mark.parametrize("variant", ["bell", "ants", "village"])
@@ -81,7 +78,7 @@ def test_badges_carry_every_buttons_number_including_arrivals(variant: str) -> N
     for position in (p for game in positions for p in game):
         if position.is_over or not position.legal_moves():
             continue
-        labels = move_labels(position)
+        labels = move_labels(position, MAX_MOVE_BUTTONS)
         for number, move in enumerate(position.legal_moves(), start=1):
             effect = position.move_effect(move)
             key: int | str = effect.dest if effect.dest is not None else f"home-{move_path(rules, effect).home}"
@@ -94,13 +91,19 @@ def test_no_badges_when_the_moves_are_a_menu_or_the_ai_moves(monkeypatch: pytest
     position = next(
         p for seed in range(1, 30) if (p := played(Rules.preset("bell"), seed, 6).throw([2])).legal_moves()
     )
-    assert move_labels(position)
-    assert board_labels(running(position, ai="medium")) == {}
+    assert badges(running(position))
+    assert badges(running(position, ai="medium")) == {}
     import bot.cogs.games.boards as boards
 
     monkeypatch.setattr(boards, "MAX_MOVE_BUTTONS", len(position.legal_moves()) - 1)
-    assert move_labels(position) == {}
+    assert badges(running(position)) == {}
     assert MAX_MOVE_BUTTONS >= 20
+
+
+def badges(state: GameState) -> dict[int | str, str]:
+    """The badges a worker draws on the game message's board of `state`."""
+    request = board_request(state, None)
+    return move_labels(request.position, request.labels_up_to)
 
 
 @pytest.mark.parametrize("variant", PRESETS)
@@ -121,12 +124,12 @@ def test_each_rules_page_shows_its_variant_at_work(variant: str) -> None:
         "village": effect.arrives and path.home == "A",  # a lone piece past the end goes straight home
     }
     assert special[variant]
-    png = render_rules_example(variant, "it")
+    png = draw_position(position, board_texts("it"))
     assert Image.open(io.BytesIO(png)).format == "PNG"
 
 
 def test_the_legend_is_drawn_in_each_language() -> None:
-    pictures = {lang: render_legend_png(lang) for lang in SUPPORTED}
+    pictures = {lang: draw_legend(board_texts(lang)) for lang in SUPPORTED}
     assert len(set(pictures.values())) == len(SUPPORTED)
     width, height = Image.open(io.BytesIO(pictures["uk"])).size
     assert width == 800 and height > width // 2

@@ -122,9 +122,9 @@ async def test_rules_and_help_answer_only_the_caller(world: World) -> None:
 
 
 async def test_a_move_can_be_picked_from_the_menu(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.cogs.games.views as builders
+    from bot.cogs.games import views
 
-    monkeypatch.setattr(builders, "MAX_MOVE_BUTTONS", 0)
+    monkeypatch.setattr(views, "MAX_MOVE_BUTTONS", 0)
     message = await started_duel(world)
     session = services(world.env.bot).manager.get(1)
     mover = session.state.to_move

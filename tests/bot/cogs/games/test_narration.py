@@ -34,7 +34,8 @@ from bot.ui.i18n import SUPPORTED, catalogue
 from puluc import Move, Position, Rules, Throw
 from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager
 
-NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo")}
+NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo"),
+         "es": ("Lucía", "Mateo")}
 BELL = Rules.preset("bell")
 
 
@@ -60,6 +61,7 @@ ENTER = {
     "uk": "Оксана вводить фішку на клітинку 3 і бере в полон 1 фішку.",
     "it": "Giulia ha fatto entrare una pedina nella casella 3 e ha catturato 1 pedina.",
     "fr": "Camille a fait entrer un pion sur la case 3 et a capturé 1 pion.",
+    "es": "Lucía sacó una ficha a la casilla 3 y capturó 1 ficha.",
 }
 CAPTURE_AND_FREE = {
     "en": "Alice moved a piece from cell 2 to cell 5, captured 1 piece and freed 1 piece of their team.",
@@ -67,6 +69,7 @@ CAPTURE_AND_FREE = {
     "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5, ha catturato 1 pedina e ha liberato 1 pedina "
           "della sua squadra.",
     "fr": "Camille a déplacé un pion de la case 2 à la case 5, a capturé 1 pion et a libéré 1 pion de son équipe.",
+    "es": "Lucía movió una ficha de la casilla 2 a la casilla 5, capturó 1 ficha y liberó 1 ficha de su equipo.",
 }
 ARRIVAL = {
     "en": "Alice brought a stack of 3 home from cell 8, killed 1 captive and freed 1 piece of their team.",
@@ -76,6 +79,8 @@ ARRIVAL = {
           "liberato 1 pedina della sua squadra.",
     "fr": "Camille a ramené une pile de 3 pions au camp depuis la case 8, a éliminé 1 prisonnier et a libéré 1 pion "
           "de son équipe.",
+    "es": "Lucía llevó una pila de 3 fichas a casa desde la casilla 8, eliminó 1 prisionera y liberó 1 ficha de su "
+          "equipo.",
 }
 EAGLE = {
     "en": "Alice moved a piece from cell 2 to cell 5 and struck down the enemy piece there. The striking piece is "
@@ -86,18 +91,23 @@ EAGLE = {
           "lì. Anche la pedina che ha colpito esce dal gioco.",
     "fr": "Camille a déplacé un pion de la case 2 à la case 5 et a éliminé le pion ennemi qui s’y trouvait. Le pion "
           "qui a frappé sort lui aussi du jeu.",
+    "es": "Lucía movió una ficha de la casilla 2 a la casilla 5 y eliminó la ficha enemiga que estaba ahí. La ficha "
+          "que golpeó también sale del juego.",
 }
 EAGLE_RETURNS = {
     "en": "The striking piece went back home.",
     "uk": "Фішка, що вдарила, повертається додому.",
     "it": "La pedina che ha colpito è tornata a casa.",
     "fr": "Le pion qui a frappé est rentré au camp.",
+    "es": "La ficha que golpeó volvió a casa.",
 }
 FIRE = {
-    "en": "Alice moved a piece from cell 2 to cell 5 and lost it to the fire.",
-    "uk": "Оксана веде фішку з клітинки 2 на клітинку 5 і втрачає її у вогні.",
-    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e l'ha persa nel fuoco.",
+    "en": "Alice moved a piece from cell 2 to cell 5 and the fire burned everything on that cell.",
+    "uk": "Оксана веде фішку з клітинки 2 на клітинку 5 і втрачає у вогні все, що було на цій клітинці.",
+    "it": "Giulia ha mosso una pedina dalla casella 2 alla casella 5 e il fuoco ha bruciato tutto ciò che c'era su "
+          "quella casella.",
     "fr": "Camille a déplacé un pion de la case 2 à la case 5 et le feu a tout emporté.",
+    "es": "Lucía movió una ficha de la casilla 2 a la casilla 5 y el fuego quemó todo lo que había en esa casilla.",
 }
 CULIN = {
     "en": "Alice took a stack of 2 from cell 2 round past the end of its route to cell 2 and killed 1 captive.",
@@ -107,12 +117,15 @@ CULIN = {
           "casella 2 e ha eliminato 1 prigioniero.",
     "fr": "Camille a mené une pile de 2 pions de la case 2 au-delà du bout de son parcours et de nouveau jusqu’à la "
           "case 2 et a éliminé 1 prisonnier.",
+    "es": "Lucía llevó una pila de 2 fichas de la casilla 2, más allá del final de su recorrido y dando la vuelta, "
+          "hasta la casilla 2 y eliminó 1 prisionera.",
 }
 SCORPION = {
     "en": "Alice moved a piece back from cell 6 to cell 4 and captured 1 piece.",
     "uk": "Оксана веде фішку назад з клітинки 6 на клітинку 4 і бере в полон 1 фішку.",
     "it": "Giulia ha mosso una pedina all'indietro dalla casella 6 alla casella 4 e ha catturato 1 pedina.",
     "fr": "Camille a fait reculer un pion de la case 6 à la case 4 et a capturé 1 pion.",
+    "es": "Lucía movió una ficha hacia atrás de la casilla 6 a la casilla 4 y capturó 1 ficha.",
 }
 
 
@@ -177,8 +190,11 @@ PASSES = {
            "Nel lancio di Marco è uscito un solo lato segnato, che vuol dire nessuna mossa, quindi il turno passa.",
            "Giulia non può usare il lancio rimasto (2), quindi il turno passa."],
     "fr": ["Hugo a lancé 4 mais ne peut pas jouer\u00a0: le tour passe.",
-           "Hugo n’a obtenu qu’une seule face marquée, ce qui veut dire aucun coup\u00a0: le tour passe.",
+           "Hugo n’a obtenu qu’une seule face marquée, ce qui ne permet pas de jouer\u00a0: le tour passe.",
            "Camille ne peut pas utiliser le lancer restant (2)\u00a0: le tour passe."],
+    "es": ["Mateo tiró 4, pero no tiene ninguna jugada posible, así que pasa el turno.",
+           "Mateo sacó una sola cara marcada, y con una sola no se mueve: pasa el turno.",
+           "Lucía no puede usar el tiro de 2 que le queda, así que pasa el turno."],
 }
 
 
@@ -200,6 +216,7 @@ OUT_OF_PIECES = {
     "uk": "Тарас кидає 4 і 2, але не має жодної фішки, якою можна походити, тож черга переходить далі.",
     "it": "Marco ha lanciato 4 e 2 ma non ha più pedine da muovere, quindi il turno passa.",
     "fr": "Hugo a lancé 4 et 2 mais n’a plus de pion à jouer\u00a0: le tour passe.",
+    "es": "Mateo tiró 4 y 2, pero no le quedan fichas que mover, así que pasa el turno.",
 }
 
 

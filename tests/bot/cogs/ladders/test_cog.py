@@ -475,7 +475,7 @@ async def test_ladder_texts_follow_the_callers_language_and_its_plurals(
 async def test_privacy_explains_what_is_stored_in_the_callers_language(
     world: World, ladder: Ladder, interaction_locale: Callable[[str], None], lang: str
 ) -> None:
-    interaction_locale({"en": "en-GB", "uk": "uk", "it": "it", "fr": "fr"}[lang])
+    interaction_locale({"en": "en-GB", "uk": "uk", "it": "it", "fr": "fr", "es": "es-419"}[lang])
 
     shown = await world.alice.slash(world.games, "puluc privacy")
 
