@@ -2,11 +2,11 @@
 
 - `/healthz`: 200 whenever the event loop answers (liveness: a hung bot does not).
 - `/readyz`: 200 when the bot can serve players: connected to Discord and ready (every shard it runs), its
-  shards claimed in the database, the database answering, the compute workers alive; else 503 with a line per
-  check naming what is not. Docker's and compose's health checks ask it (`bot.ops.probe`).
+  shards claimed in the database, the database answering, the compute workers answering a job; else 503 with
+  a line per check naming what is not. Docker's and compose's health checks ask it (`bot.ops.probe`).
 - `/metrics`: the Prometheus text format: `bot.ops.metrics`' counters and histograms, and gauges read from the
-  running bot at each scrape (open games by variant, size and status; compute jobs by kind; live workers;
-  how late the earliest deadline is; the gateway's connection and latency).
+  running bot at each scrape (open games by variant, size and status; compute jobs by kind; the workers and
+  their restarts; how late the earliest deadline is; the gateway's connection and latency).
 
 It listens on HEALTH_HOST (127.0.0.1, this machine only, by default), answers nothing else, logs no request,
 and never shows a token, a password or a player's data. `start_health` also hands discord.py an HTTP trace,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ import aiohttp
 import discord
 from aiohttp import web
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
@@ -37,13 +38,15 @@ from bot.storage import StorageUnavailable
 if TYPE_CHECKING:
     from bot.app import PulucBot
 
-__all__ = ["READY_DATABASE_TIMEOUT", "Check", "HealthServer", "HealthUnavailable", "discord_trace", "readiness",
-           "start_health"]
+__all__ = ["READY_DATABASE_TIMEOUT", "READY_WORKER_TIMEOUT", "Check", "HealthServer", "HealthUnavailable",
+           "discord_trace", "readiness", "start_health"]
 
 log = logging.getLogger(__name__)
 
-# A database that does not answer a one-row query within this long is not ready.
+# A database that does not answer a one-row query within this long is not ready; nor are workers none of
+# which answers a job within this long.
 READY_DATABASE_TIMEOUT = 3.0
+READY_WORKER_TIMEOUT = 5.0
 
 
 class HealthUnavailable(RuntimeError):
@@ -64,7 +67,7 @@ class Check:
 
 async def readiness(bot: PulucBot) -> list[Check]:
     """Every readiness check of `bot`, in order: gateway, shards, database, workers."""
-    return [gateway_check(bot), shards_check(bot), await database_check(bot), workers_check(bot)]
+    return [gateway_check(bot), shards_check(bot), await database_check(bot), await workers_check(bot)]
 
 
 def gateway_check(bot: PulucBot) -> Check:
@@ -111,14 +114,24 @@ async def database_check(bot: PulucBot) -> Check:
     return Check("database", True, f"{storage.where} answers")
 
 
-def workers_check(bot: PulucBot) -> Check:
+async def workers_check(bot: PulucBot) -> Check:
+    """The workers answer a job, as every board and AI move finds them (one that waits behind a full queue for
+    longer than READY_WORKER_TIMEOUT counts as not answering: the bot is then busier than its workers)."""
     compute = bot.compute
     if compute is None:
         return Check("workers", False, "not started")
     if compute.in_process:
         return Check("workers", True, "boards and the AI run in threads (WORKERS=0)")
-    alive = len(compute.pids())
-    return Check("workers", alive == compute.workers, f"{alive} of {compute.workers} alive")
+    try:
+        await asyncio.wait_for(compute.run(os.getpid), READY_WORKER_TIMEOUT)
+    except TimeoutError:
+        queued = sum(compute.queued.values())
+        return Check("workers", False, f"none of {compute.workers} answered within {READY_WORKER_TIMEOUT:g} s, "
+                                       f"{queued} jobs queued")
+    except Exception as exc:  # a closed pool, a worker that died twice
+        return Check("workers", False, f"{type(exc).__name__}: {exc}")
+    answer = "1 worker answers" if compute.workers == 1 else f"{compute.workers} workers answer"
+    return Check("workers", True, answer)
 
 
 class BotGauges(Collector):
@@ -151,14 +164,19 @@ class BotGauges(Collector):
 
         jobs = GaugeMetricFamily("puluc_worker_jobs", "Jobs handed to the compute workers, running or waiting "
                                  "for one, by kind", labels=["kind"])
-        alive = GaugeMetricFamily("puluc_workers_alive", "Live compute worker processes (0 with WORKERS=0)")
+        workers = GaugeMetricFamily("puluc_workers", "Compute worker processes the pool keeps (0: WORKERS=0, "
+                                    "threads of the bot's process)")
+        restarts = CounterMetricFamily("puluc_worker_pool_restarts", "Times a worker died and the pool started "
+                                       "its workers anew")
         compute = bot.compute
         if compute is not None:
             for kind, count in sorted(compute.queued.items()):
                 jobs.add_metric([kind], count)
-            alive.add_metric([], 0 if compute.in_process else len(compute.pids()))
+            workers.add_metric([], compute.workers)
+            restarts.add_metric([], compute.rebuilds)
         yield jobs
-        yield alive
+        yield workers
+        yield restarts
 
         connected = GaugeMetricFamily("puluc_gateway_connected", "1 while the gateway connection is up, by shard",
                                       labels=["shard"])

@@ -123,6 +123,24 @@ async def test_a_port_in_use_is_one_line_saying_what_to_set(listener: HealthServ
     assert "set HEALTH_PORT to a free port" in str(refused.value)
 
 
+class TestWorkers:
+    @pytest.fixture
+    def config(self, tmp_path: Path) -> Config:
+        return make_config(tmp_path / "puluc.db", workers=1)  # one worker process, as deployed
+
+    async def test_readyz_asks_the_workers_for_a_job_and_is_503_once_they_are_gone(
+        self, simcord_env: simcord.Env, listener: HealthServer
+    ) -> None:
+        status, body = await get(listener.port, "/readyz")
+        assert (status, body.splitlines()[4]) == (200, "workers: ok (1 worker answers)"), body
+        bot = simcord_env.bot
+        assert isinstance(bot, PulucBot) and bot.compute is not None
+        await bot.compute.close()
+        status, body = await get(listener.port, "/readyz")
+        assert (status, body.splitlines()[0]) == (503, "not ready: workers"), body
+        assert body.splitlines()[4] == "workers: failed (RuntimeError: the compute pool is closed)"
+
+
 # -- the database --------------------------------------------------------------------------------------------
 
 
