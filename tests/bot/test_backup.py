@@ -82,10 +82,10 @@ async def test_a_backup_taken_while_games_are_played_restores_to_identical_games
     assert words(out.strip()) == words(sample)
     assert sorted(path.name for path in backups.iterdir()) == [backup.name], "one self-contained file"
 
-    live = await services(world.env.bot).storage.game_log(session.game_id)
+    live = await services(world.env.bot).storage.games.game_log(session.game_id)
     copy = await open_storage(f"sqlite:///{backup}")
     try:
-        backed = await copy.game_log(session.game_id)
+        backed = await copy.games.game_log(session.game_id)
     finally:
         await copy.close()
     assert backed.events == live.events[: len(backed.events)], "the copy is the log as it was at one commit"
@@ -149,11 +149,11 @@ async def test_the_printed_pg_dump_command_backs_up_what_pg_restore_brings_back_
         storage = await open_storage(url)
         try:
             for channel in (2, 3):
-                await storage.create_game(
+                await storage.games.create_game(
                     guild_id=1, channel_id=channel, host_id=11, variant="bell", rules={}, turn_timer_seconds=600,
                     seats=[SeatSpec("A1", "alice", user_id=11), SeatSpec("B1", "bob", user_id=12)],
                 )
-            original = await storage.open_games()
+            original = await storage.games.open_games()
         finally:
             await storage.close()
         monkeypatch.setenv("DATABASE_URL", url)
@@ -177,6 +177,6 @@ async def test_the_printed_pg_dump_command_backs_up_what_pg_restore_brings_back_
         assert done.returncode == 0, done.stderr
         restored = await open_storage(url)
         try:
-            assert await restored.open_games() == original
+            assert await restored.games.open_games() == original
         finally:
             await restored.close()

@@ -31,7 +31,7 @@ from bot.config_spec import SETTINGS
 from bot.storage import SchemaTooNew, StorageUnavailable, open_storage
 from bot.storage.postgres import schema as postgres_schema
 from bot.storage.postgres.errors import translate
-from bot.storage.sql import versions
+from bot.storage.sql import migrations
 from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import SeatSpec
 from renderer.fonts import find_font
@@ -118,7 +118,7 @@ def make_database(path: Path, games: int, players_per_game: int = 2) -> None:
                 for index in range(players_per_game):
                     user += 1
                     seats.append(SeatSpec(f"{'AB'[index % 2]}{index // 2 + 1}", f"player{user}", user_id=user))
-                await storage.create_game(
+                await storage.games.create_game(
                     guild_id=1, channel_id=2, host_id=seats[0].user_id, variant="bell", rules={},
                     turn_timer_seconds=600, seats=seats,
                 )
@@ -731,7 +731,7 @@ def test_a_refused_password_and_a_newer_schema_name_their_fix(tmp_path: Path) ->
             "PostgreSQL at db.example.org:5432 refused the password of user puluc: correct the password in "
             "DATABASE_URL (or PGPASSWORD).")
     try:
-        versions.check_version(99, 9)
+        migrations.check_version(99, 9)
     except SchemaTooNew as newer:
         line = database_problem(config, newer)
     assert line.startswith("db.example.org:5432/puluc: ") and "upgrade the bot" in line

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import discord
 
+from bot import ratings
 from bot.sessions import (
     MAX_TIMEOUTS,
     Arranged,
@@ -23,7 +24,6 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, t
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw

@@ -3,8 +3,7 @@
 The copy is one snapshot of the database as it was at a commit (the bot's writes go on meanwhile; none is
 half in the copy), written to a hidden file beside the target, checked, made self-contained (no -wal beside
 it) and only then renamed into place, so a backup file is always whole. The source is only read: nothing is
-created or locked beside it. Used by `puluc-bot backup` (bot.cli.backup); must never be imported from
-outside `bot/storage/` and `bot/cli/`.
+created or locked beside it. Used by `puluc-bot backup` (bot.cli.backup).
 """
 
 from __future__ import annotations
