@@ -2,7 +2,7 @@
 
 - `/healthz`: 200 whenever the event loop answers (liveness: a hung bot does not).
 - `/readyz`: 200 when the bot can serve players: connected to Discord and ready (every shard it runs), its
-  shards claimed in the database, the database answering, the compute workers answering a job; else 503 with
+  shards still its own in the database, the database answering, the compute workers answering a job; else 503 with
   a line per check naming what is not. Docker's and compose's health checks ask it (`bot.ops.probe`).
 - `/metrics`: the Prometheus text format: `bot.ops.metrics`' counters and histograms, and gauges read from the
   running bot at each scrape (open games by variant, size and status; compute jobs by kind; the workers and
@@ -33,7 +33,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
 from bot.ops import metrics
-from bot.storage import StorageUnavailable
+from bot.storage import Shards, StorageUnavailable
 
 if TYPE_CHECKING:
     from bot.app import PulucBot
@@ -67,7 +67,7 @@ class Check:
 
 async def readiness(bot: PulucBot) -> list[Check]:
     """Every readiness check of `bot`, in order: gateway, shards, database, workers."""
-    return [gateway_check(bot), shards_check(bot), await database_check(bot), await workers_check(bot)]
+    return [gateway_check(bot), await shards_check(bot), await database_check(bot), await workers_check(bot)]
 
 
 def gateway_check(bot: PulucBot) -> Check:
@@ -88,13 +88,23 @@ def gateway_check(bot: PulucBot) -> Check:
     return Check("gateway", True, "connected")
 
 
-def shards_check(bot: PulucBot) -> Check:
+async def shards_check(bot: PulucBot) -> Check:
+    """The shards this process claimed at start-up are still its own in the database (none taken over)."""
     shards = bot.config.shards
     which = "every server" if shards is None else str(shards)
     try:
-        bot.storage  # noqa: B018  (set once its shards are claimed; raises before and after)
+        storage = bot.storage
     except RuntimeError:
         return Check("shards", False, f"{which}: not claimed (the database is not open)")
+    try:
+        held = await asyncio.wait_for(storage.shards_held(), READY_DATABASE_TIMEOUT)
+    except (StorageUnavailable, TimeoutError):
+        # Not a second failure for one cause: the database check says it does not answer.
+        return Check("shards", True, f"{which} claimed; not rechecked, the database does not answer")
+    claimed = (shards or Shards.whole()).ids
+    lost = sorted(set(claimed) - set(held or ()))
+    if held is None or lost:
+        return Check("shards", False, f"{which}: shard {', '.join(map(str, lost))} no longer held by this process")
     return Check("shards", True, f"{which} claimed")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -107,6 +108,24 @@ async def test_readyz_reports_every_check_of_a_ready_bot(listener: HealthServer)
     assert [line.split(":", 1)[0] for line in lines[1:]] == ["gateway", "shards", "database", "workers"]
     assert lines[2] == "shards: ok (every server claimed)"
     assert lines[4] == "workers: ok (boards and the AI run in threads (WORKERS=0))"
+
+
+async def test_readyz_is_503_naming_the_shards_once_another_process_took_this_ones_over(
+    listener: HealthServer, config: Config
+) -> None:
+    database = sqlite3.connect(config.database.where)
+    try:
+        (owner,) = database.execute("SELECT owner FROM shard_leases").fetchone()
+        with database:
+            database.execute("UPDATE shard_leases SET owner = 'another host:1:abc'")
+        status, body = await get(listener.port, "/readyz")
+        assert (status, body.splitlines()[0]) == (503, "not ready: shards"), body
+        assert body.splitlines()[2] == "shards: failed (every server: shard 0 no longer held by this process)"
+        with database:
+            database.execute("UPDATE shard_leases SET owner = ?", (owner,))
+        assert (await get(listener.port, "/readyz"))[0] == 200
+    finally:
+        database.close()
 
 
 async def test_unknown_paths_are_not_found(listener: HealthServer) -> None:
