@@ -1,7 +1,7 @@
 # Puluc for Discord: a small image that runs the bot as a non-root user with its database in /data.
 #   docker build -t puluc-bot .
 #   docker run -d --env-file .env -v puluc-data:/data puluc-bot
-FROM python:3.12-slim
+FROM python:3.12.8-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -15,13 +15,12 @@ RUN apt-get update \
 
 WORKDIR /src
 
-# Dependencies only, listed from pyproject.toml alone: this layer is rebuilt when they change, not the code.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
-        > requirements.txt \
- && pip install -r requirements.txt
+# Dependencies only, at the versions in requirements.lock (checked against their hashes, the same the tests ran
+# on): this layer is rebuilt when they change, not when the code does.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
 
-COPY README.md ./
+COPY pyproject.toml README.md ./
 COPY puluc ./puluc
 COPY renderer ./renderer
 COPY bot ./bot
@@ -42,8 +41,10 @@ VOLUME ["/data"]
 
 # The bot handles SIGTERM: it stops taking interactions, finishes those in flight, closes the database.
 STOPSIGNAL SIGTERM
-# Checks the settings, that the database is readable and intact (reading only) and that the font draws; does not
-# contact Discord.
-HEALTHCHECK --interval=60s --timeout=20s --start-period=20s --retries=3 CMD ["puluc-bot", "--check"]
+# Healthy while the bot's own /readyz says it serves players: connected to Discord, its shards claimed, the
+# database answering, the workers alive (docs/OPERATIONS.md, Health and metrics). The listener is on inside the
+# container only (127.0.0.1:8080); set HEALTH_HOST=0.0.0.0 and publish the port to scrape /metrics from outside.
+ENV HEALTH_PORT=8080
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot.ops.probe"]
 
 CMD ["puluc-bot"]

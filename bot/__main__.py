@@ -1,8 +1,12 @@
 """The `puluc-bot` command (also `python -m bot`): run the bot, check the setup, or play an offline demo.
 
-Every failure a server owner can cause ends here as one line on stderr and exit code 1, never a traceback.
+`--version` prints the installed release (CHANGELOG.md), the Python and the discord.py it runs on.
+
+Every failure a server owner can cause ends here as lines on stderr and exit code 1, never a traceback: one
+line per problem, all of them found in one run (every setting, the database, the font), then every typo hint.
 `--check` and start-up report the same findings (`bot.cli.preflight`): which `.env` was read, which database
-(new, or existing with how many games and players), which font; `--check` prints them and changes nothing.
+(new, or existing with how many games and players), which font; `--check` prints them, and the invite link,
+and changes nothing.
 This module must never print or log the Discord token.
 """
 
@@ -12,13 +16,19 @@ import argparse
 import asyncio
 import logging
 import os
+import platform
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.config import Config, ConfigError, find_env_file, load_config
+from bot.config import ConfigError, ConfigReport, find_env_file, read_config
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from bot.cli.preflight import Preflight
+
+__all__ = ["main", "version_text"]
 
 PROG = "puluc-bot"
 
@@ -32,7 +42,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.copy_data import main as copy_data
 
         return copy_data(argv[1:])
+    if argv[:1] == ["backup"]:
+        from bot.cli.backup import main as backup
+
+        return backup(argv[1:])
     args = _parser().parse_args(argv)
+    if args.version:
+        print(version_text())
+        return 0
     if args.demo is not None:
         if args.env_file is not None:
             return _fail("--demo needs no settings, so --env-file does nothing with it; leave one of them out.")
@@ -41,17 +58,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"--seed chooses the game of --demo and nothing else; write {PROG} --demo OUTDIR --seed N.")
 
     try:
-        config = load_config(os.environ, find_env_file(args.env_file))
+        report = read_config(os.environ, find_env_file(args.env_file))
     except ConfigError as exc:
-        return _fail(str(exc))
+        return _fail(*exc.problems)
 
     if args.check:
-        return asyncio.run(_check(config))
+        return asyncio.run(_check(report))
 
-    from bot.logs import setup_logging
+    if not report.problems:
+        from bot.logs import setup_logging
 
-    setup_logging(config.log_level_number, secrets=config.secrets)
-    return asyncio.run(_start(config))
+        config = report.config
+        setup_logging(config.log_level_number, secrets=config.secrets, json_lines=config.log_format == "JSON",
+                      shard_count=config.shards.count if config.shards is not None else None)
+    return asyncio.run(_start(report))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run the Puluc Discord bot. Settings come from the environment and a .env file "
         "(see .env.example); the environment wins.",
-        epilog="To move the database to another backend: puluc-bot copy-data SOURCE_URL TARGET_URL.",
+        epilog="To back up the database while the bot runs: puluc-bot backup PATH. To move it to another backend: "
+        "puluc-bot copy-data SOURCE_URL TARGET_URL.",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
@@ -75,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
         help="play one AI-vs-AI game offline and write its board images, replay GIF and record to OUTDIR "
         "(a new or empty folder, or one holding an earlier demo, which is replaced)",
     )
+    mode.add_argument("--version", action="store_true", help="print the installed version and exit")
     parser.add_argument(
         "--env-file",
         metavar="PATH",
@@ -86,15 +108,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _check(config: Config) -> int:
-    from bot.cli.preflight import PreflightError, preflight
-
-    try:
-        found = await preflight(config)
-    except PreflightError as exc:
-        return _fail(str(exc))
+async def _check(report: ConfigReport) -> int:
+    found = await _survey(report)
+    if found is None:
+        return 1
     for line in (*found.findings(), *found.notes):
         print(f"{PROG}: {line}")
+    config = report.config
     guilds = f"server {config.dev_guild_id}" if config.dev_guild_id is not None else "all servers"
     print(
         f"{PROG}: configuration OK: commands will sync to {guilds}; the token looks well formed "
@@ -103,19 +123,29 @@ async def _check(config: Config) -> int:
     return 0
 
 
-async def _start(config: Config) -> int:
-    from bot.app import run_bot
-    from bot.cli.preflight import PreflightError, preflight
-
-    try:
-        found = await preflight(config)
-    except PreflightError as exc:
-        return _fail(str(exc))
+async def _start(report: ConfigReport) -> int:
+    found = await _survey(report)
+    if found is None:
+        return 1
     for line in found.findings(starting=True):
         log.info("%s", line)
     for line in found.notes:
         log.warning("%s", line)
-    return await run_bot(config)
+    from bot.app import run_bot
+
+    return await run_bot(report.config)
+
+
+async def _survey(report: ConfigReport) -> Preflight | None:
+    """What `--check` and start-up find; None once every problem (settings, database, font) and every hint
+    has been printed, one line each."""
+    from bot.cli.preflight import survey
+
+    found = await survey(report.config, skip=report.failed)
+    if report.problems or found.problems:
+        _fail(*report.problems, *found.problems, hints=report.config.hints)
+        return None
+    return found
 
 
 def _demo(outdir: Path, seed: int) -> int:
@@ -131,8 +161,22 @@ def _demo(outdir: Path, seed: int) -> int:
     return 0
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+def version_text() -> str:
+    """`puluc-bot 0.2.0 (Python 3.11.7, discord.py 2.7.1)`: the installed release, which a non-editable install
+    keeps until it is installed again (docs/OPERATIONS.md, Upgrading)."""
+    try:
+        version = metadata.version("puluc-bot")
+    except metadata.PackageNotFoundError:
+        version = "(not installed: run pip install . in its folder)"
+    return f"{PROG} {version} (Python {platform.python_version()}, discord.py {metadata.version('discord.py')})"
+
+
+def _fail(*problems: str, hints: Sequence[str] = ()) -> int:
+    """Print every problem, then every hint, one line each on stderr; the exit code 1."""
+    for problem in problems:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+    for hint in hints:
+        print(f"{PROG}: hint: {hint}", file=sys.stderr)
     return 1
 
 

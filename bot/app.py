@@ -26,6 +26,8 @@ from discord.ext import commands
 import renderer
 from bot.compute import ComputePool, default_workers
 from bot.config import Config
+from bot.ops import metrics
+from bot.ops.health import HealthUnavailable, start_health
 from bot.services import GameServices
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
@@ -243,6 +245,7 @@ class PulucBot(commands.Bot):
         if task is not None and task not in self._in_flight:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+            metrics.interaction_admitted(interaction, task)
         return True
 
     def request_shutdown(self) -> None:
@@ -291,7 +294,8 @@ class PulucBot(commands.Bot):
 
 
 class ShardedPulucBot(PulucBot, commands.AutoShardedBot):
-    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (README, Scaling)."""
+    """The bot with SHARD_COUNT set: discord.py's sharded client, running only SHARD_IDS (docs/OPERATIONS.md,
+    Scaling)."""
 
 
 def bot_for(config: Config, *, seeds: Callable[[], int] = system_seed,
@@ -323,6 +327,10 @@ async def start_compute(config: Config) -> ComputePool:
 async def run_bot(config: Config) -> int:
     """Run the bot until it stops; return the exit code: 0 after a clean shutdown, 1 on a fatal error."""
     bot = bot_for(config)
+    try:
+        health = await start_health(bot)  # bot.ops: off unless HEALTH_PORT
+    except HealthUnavailable as exc:
+        return _fatal(str(exc))
     loop = asyncio.get_running_loop()
     handled = install_signal_handlers(loop, bot)
     try:
@@ -344,6 +352,8 @@ async def run_bot(config: Config) -> int:
     finally:
         for sig in handled:
             loop.remove_signal_handler(sig)
+        if health is not None:
+            await health.stop()
     log.info("stopped cleanly")
     return 0
 

@@ -30,6 +30,7 @@ by reference, which keeps it usable by `bot.sessions`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import contextvars
@@ -172,6 +173,7 @@ class ComputePool:
         self.rebuilds = 0  # how many times a dead worker made the pool start anew
         self.waiting = 0  # callers waiting for a slot
         self.running = 0  # jobs handed to the workers (or threads)
+        self.queued: collections.Counter[str] = collections.Counter()  # jobs waiting or running, by function
         self._line_logged = 0.0
         self._closed = False
         self._starting: list[concurrent.futures.Future[int]] = []
@@ -208,21 +210,26 @@ class ComputePool:
         be picklable and `fn` must be importable by name. Waits for a slot when the queue is full."""
         if self._closed:
             raise RuntimeError("the compute pool is closed")
-        self.waiting += 1
+        kind = _name(fn)
+        self.queued[kind] += 1  # waiting or running, by kind: the bot's /metrics (bot.ops.health)
         try:
-            self._note_line()
-            await self._slots.acquire()
+            self.waiting += 1
+            try:
+                self._note_line()
+                await self._slots.acquire()
+            finally:
+                self.waiting -= 1
+            self.running += 1
+            try:
+                call = functools.partial(fn, *args, **kwargs)
+                if self.in_process:
+                    return await asyncio.to_thread(call)
+                return await self._in_worker(call)
+            finally:
+                self.running -= 1
+                self._slots.release()
         finally:
-            self.waiting -= 1
-        self.running += 1
-        try:
-            call = functools.partial(fn, *args, **kwargs)
-            if self.in_process:
-                return await asyncio.to_thread(call)
-            return await self._in_worker(call)
-        finally:
-            self.running -= 1
-            self._slots.release()
+            self.queued[kind] -= 1
 
     async def _in_worker(self, call: Callable[[], T]) -> T:
         generation = self._generation

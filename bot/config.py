@@ -1,9 +1,12 @@
 """The bot's configuration: one typed, frozen object read from the environment and a `.env` file.
 
 `find_env_file` decides which `.env` is read (the one `--env-file` names, which must exist, else `./.env`
-if there is one) and `load_config` is the only place that reads configuration. Every value is checked
-against its one definition in `bot/config_spec.py`; every problem becomes a `ConfigError` whose message
-is one line saying which setting is wrong and what to write instead.
+if there is one) and `read_config` is the only place that reads configuration. Every value is checked
+against its one definition in `bot/config_spec.py`, and every mistake is found in one pass: each is one line
+saying which setting is wrong and what to write instead (a `.env` line that cannot be read: the file and the
+line number). `load_config` raises them together as one `ConfigError`; `puluc-bot --check` and start-up print
+each, with every typo hint (`TURN_TIMER=60` in `.env`: did you mean TURN_TIMER_SECONDS?), whatever else is
+wrong.
 
 Relative paths (a SQLite file in DATABASE_URL, FONT_PATH) are relative to the folder of the `.env` file
 that was read, or to the current folder when none was, so the bot finds the same database wherever it is
@@ -13,16 +16,24 @@ and kept out of `repr`.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import difflib
+import io
+import ipaddress
 import logging
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import unquote, urlsplit
 
 from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 from bot.config_spec import (
     ADVANTAGE_BAR_MS,
@@ -31,6 +42,10 @@ from bot.config_spec import (
     COMMAND_COOLDOWN_SECONDS,
     DATABASE_URL,
     DEV_GUILD_ID,
+    FONT_PATH,
+    HEALTH_HOST,
+    HEALTH_PORT,
+    LOG_FORMAT,
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
     SETTINGS,
@@ -38,14 +53,20 @@ from bot.config_spec import (
     SHARD_IDS,
     TURN_TIMER_SECONDS,
     WORKERS,
+    ChoiceSetting,
     N,
     NumberSetting,
 )
 from bot.storage.errors import UnsupportedDatabaseUrl
 from bot.storage.shards import Shards, parse_shard_ids
-from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, SqliteUrl, parse_database_url
+from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteUrl, parse_database_url
 
-__all__ = ["DEFAULT_DATABASE_URL", "Config", "ConfigError", "EnvFile", "find_env_file", "load_config"]
+__all__ = [
+    "DEFAULT_DATABASE_URL", "Config", "ConfigError", "ConfigReport", "EnvFile", "find_env_file", "load_config",
+    "read_config",
+]
+
+T = TypeVar("T")
 
 ENV_FILE_NAME = ".env"
 
@@ -54,11 +75,19 @@ ENV_FILE_NAME = ".env"
 _TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
 _TOKEN_PART_MINIMUMS = (16, 4, 20)
 _TOKEN_PART_NAMES = ("first", "second", "third")
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"
+_HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*")
 _WHERE_TOKENS_LIVE = "copy it from the Discord developer portal, Bot page, Reset Token"
 
 
 class ConfigError(ValueError):
-    """A setting is missing or malformed; the message is one line a server owner can act on."""
+    """Settings are missing or malformed: `problems` holds one line per mistake a server owner can act on (the
+    message is those lines), `hints` the typo hints for names in `.env` that are close to a setting's."""
+
+    def __init__(self, *problems: str, hints: Sequence[str] = ()) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+        self.hints = tuple(hints)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +111,7 @@ class Config:
     database: DatabaseUrl = field(default_factory=lambda: parse_database_url(DEFAULT_DATABASE_URL))
     dev_guild_id: int | None = None
     log_level: str = LOG_LEVEL.default
+    log_format: str = LOG_FORMAT.default  # "TEXT" or "JSON"
     turn_timer_seconds: int = TURN_TIMER_SECONDS.default
     ai_budget_ms: int = AI_BUDGET_MS.default
     advantage_bar_ms: int = ADVANTAGE_BAR_MS.default
@@ -92,19 +122,63 @@ class Config:
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
     shards: Shards | None = None
+    health_port: int | None = None  # None: no health listener
+    health_host: str = HEALTH_HOST.default or "127.0.0.1"
     env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
     # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
     misspelt: tuple[tuple[str, str], ...] = ()
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What no log line may show: the token, and its signature (the last part) on its own."""
-        return (self.discord_token, self.discord_token.rsplit(".", 1)[-1])
+        """What no log line may show: the token, its signature (the last part) on its own, and the database's
+        password (one of at least 4 characters: hiding a shorter one everywhere would garble the log)."""
+        found = [self.discord_token, self.discord_token.rsplit(".", 1)[-1]]
+        if isinstance(self.database, PostgresUrl):
+            with contextlib.suppress(ValueError):
+                password = urlsplit(self.database.dsn).password
+                if password is not None and len(unquote(password)) >= 4:
+                    found += [unquote(password), password]
+        return tuple(dict.fromkeys(found))
 
     @property
     def log_level_number(self) -> int:
         """The `logging` level matching `log_level`."""
         return logging.getLevelNamesMapping()[self.log_level]
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """One line per name in `.env` that is no setting but close to one: "did you mean ...?"."""
+        env = str(self.env_file.path) if self.env_file is not None else ".env"
+        return tuple(
+            f"{env} sets {name}, which is no setting of the bot (ignored); did you mean {meant}?"
+            for name, meant in self.misspelt
+        )
+
+    @property
+    def application_id(self) -> int | None:
+        """The bot's application id, which a bot token's first part holds in base64; None when it does not."""
+        first = self.discord_token.split(".", 1)[0]
+        try:
+            decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return None
+        return int(decoded) if decoded.isdigit() and 0 < len(decoded) <= 20 else None
+
+
+@dataclass(frozen=True)
+class ConfigReport:
+    """What `read_config` found: `config` holds every setting that was well formed and the default in place of
+    each one named in `failed`; `problems` says what is wrong, one line each (none: the configuration is good)."""
+
+    config: Config
+    problems: tuple[str, ...]
+    failed: frozenset[str]  # the settings `problems` are about ("" for the .env file itself)
+
+    def raise_problems(self) -> Config:
+        """`config`, or `ConfigError` with every problem and hint when there is one."""
+        if self.problems:
+            raise ConfigError(*self.problems, hints=self.config.hints)
+        return self.config
 
 
 def find_env_file(named: Path | None = None) -> EnvFile:
@@ -132,56 +206,110 @@ def load_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
 
     `env_file` is what `find_env_file` returned, or a path that must exist (as with --env-file), or None to
     read the environment alone. Empty values count as unset, so a copied `.env.example` works as is.
-    Raises `ConfigError` with one line naming the setting and what to write instead.
+    Raises `ConfigError` with one line per mistake, each naming the setting and what to write instead.
     """
+    return read_config(environ, env_file).raise_problems()
+
+
+def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> ConfigReport:
+    """Read every setting as `load_config` does, and report every mistake instead of stopping at the first."""
     env = find_env_file(env_file) if isinstance(env_file, Path) else env_file
-    file_values = _read_env_file(env)
+    found = _Problems()
+    nothing: tuple[dict[str, str], tuple[str, ...]] = ({}, ())
+    file_values, unreadable = found.check("", lambda: _read_env_file(env), nothing)
+    found.add("", unreadable)
     values = _merge(file_values, environ)
     base = env.path.parent if env is not None else Path.cwd()
 
     token = values.get("DISCORD_TOKEN", "")
-    _check_token(token, env)
-
-    dev_guild_id = None
-    if DEV_GUILD_ID.name in values:
-        text = values[DEV_GUILD_ID.name]
-        dev_guild_id = _whole_number(text)
-        if dev_guild_id is None or not DEV_GUILD_ID.minimum <= dev_guild_id <= DEV_GUILD_ID.maximum:
-            raise ConfigError(
-                f"DEV_GUILD_ID must be {DEV_GUILD_ID.rule}; got {text!r}. Leave it empty to sync the commands "
-                "to every server."
-            )
-
-    return Config(
+    found.check("DISCORD_TOKEN", lambda: _check_token(token, env), None)
+    config = Config(
         discord_token=token,
-        database=_database(values, base),
-        dev_guild_id=dev_guild_id,
-        log_level=_log_level(values),
-        turn_timer_seconds=_number(values, TURN_TIMER_SECONDS),
-        ai_budget_ms=_number(values, AI_BUDGET_MS),
-        advantage_bar_ms=_number(values, ADVANTAGE_BAR_MS),
-        ai_move_delay_seconds=_number(values, AI_MOVE_DELAY_SECONDS),
-        command_cooldown_seconds=_number(values, COMMAND_COOLDOWN_SECONDS),
-        max_open_games_per_user=_number(values, MAX_OPEN_GAMES_PER_USER),
-        workers=_workers(values),
-        font_path=_font_path(values, base),
-        shards=_shards(values),
+        database=found.check(DATABASE_URL.name, lambda: _database(values, base), _default_database(base)),
+        dev_guild_id=found.check(DEV_GUILD_ID.name, lambda: _dev_guild_id(values), None),
+        log_level=found.check(LOG_LEVEL.name, lambda: _choice(values, LOG_LEVEL), LOG_LEVEL.default),
+        log_format=found.check(LOG_FORMAT.name, lambda: _choice(values, LOG_FORMAT), LOG_FORMAT.default),
+        turn_timer_seconds=found.number(values, TURN_TIMER_SECONDS),
+        ai_budget_ms=found.number(values, AI_BUDGET_MS),
+        advantage_bar_ms=found.number(values, ADVANTAGE_BAR_MS),
+        ai_move_delay_seconds=found.number(values, AI_MOVE_DELAY_SECONDS),
+        command_cooldown_seconds=found.number(values, COMMAND_COOLDOWN_SECONDS),
+        max_open_games_per_user=found.number(values, MAX_OPEN_GAMES_PER_USER),
+        workers=found.check(WORKERS.name, lambda: _workers(values), None),
+        font_path=found.check(FONT_PATH.name, lambda: _font_path(values, base), None),
+        shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),
+        health_port=found.check(HEALTH_PORT.name, lambda: _health_port(values), None),
+        health_host=found.check(HEALTH_HOST.name, lambda: _health_host(values), Config.health_host),
         env_file=env,
         misspelt=_misspelt(file_values),
     )
+    return ConfigReport(config, tuple(found.lines), frozenset(found.failed))
 
 
-def _read_env_file(env: EnvFile | None) -> dict[str, str]:
+class _Problems:
+    """Collects every setting's mistake: `check` runs one reader and keeps its `ConfigError`'s lines."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.failed: set[str] = set()
+
+    def check(self, name: str, read: Callable[[], T], fallback: T) -> T:
+        try:
+            return read()
+        except ConfigError as exc:
+            self.lines.extend(exc.problems)
+            self.failed.add(name)
+            return fallback
+
+    def add(self, name: str, lines: Sequence[str]) -> None:
+        if lines:
+            self.lines.extend(lines)
+            self.failed.add(name)
+
+    def number(self, values: Mapping[str, str], spec: NumberSetting[N]) -> N:
+        return self.check(spec.name, lambda: _number(values, spec), spec.default)
+
+
+def _read_env_file(env: EnvFile | None) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The values `env` sets, and one problem per line of it that cannot be read (python-dotenv skips those).
+
+    `ConfigError` when the file cannot be read at all."""
     if env is None or not env.found:
-        return {}
+        return {}, ()
     try:
-        # dotenv_values parses without touching os.environ, so the merge order below stays explicit.
-        raw = dotenv_values(env.path)
+        text = env.path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise ConfigError(f"cannot read {env.path}: {exc.strerror}; fix its permissions or remove it.") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{env.path} is not a UTF-8 text file; save it as plain text (see .env.example).") from None
-    return {key: value for key, value in raw.items() if value is not None}
+    unreadable = [binding.original for binding in parse_stream(io.StringIO(text)) if binding.error]
+    with _quiet_dotenv():
+        # dotenv_values parses without touching os.environ, so the merge order below stays explicit.
+        raw = dotenv_values(stream=io.StringIO(text))
+    values = {key: value for key, value in raw.items() if value is not None}
+    return values, tuple(_unreadable_line(env.path, original.line, original.string) for original in unreadable)
+
+
+def _unreadable_line(path: Path, number: int, text: str) -> str:
+    # Never the line itself: it may hold the token. Its name, when it starts with one, is no secret.
+    name = re.match(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)", text)
+    which = f" (the one that starts with {name[1]})" if name else ""
+    return (
+        f"{path}, line {number}{which}, is not a setting: write NAME=value on one line, a value with spaces or # "
+        "in quotes that close on the same line, and # only to start a comment; that line was ignored."
+    )
+
+
+@contextlib.contextmanager
+def _quiet_dotenv() -> Iterator[None]:
+    """python-dotenv logs its own warning for a line it cannot parse, without the file's name; the line is
+    reported by `_unreadable_line` instead."""
+    logger = logging.getLogger("dotenv.main")
+    disabled, logger.disabled = logger.disabled, True
+    try:
+        yield
+    finally:
+        logger.disabled = disabled
 
 
 def _merge(file_values: Mapping[str, str], environ: Mapping[str, str]) -> dict[str, str]:
@@ -244,11 +372,29 @@ def _check_token(token: str, env: EnvFile | None) -> None:
 
 def _database(values: Mapping[str, str], base: Path) -> DatabaseUrl:
     text = values.get(DATABASE_URL.name, DEFAULT_DATABASE_URL)
+    if "://" not in text and ("@" in text or text.startswith("postgres")):
+        # Never echoed: it may hold a password.
+        raise ConfigError(
+            "DATABASE_URL needs :// after its scheme: postgresql://user:password@host:5432/dbname."
+        )
+    if "://" not in text and not text.startswith("sqlite:"):
+        # A bare path: the file the owner meant is almost certainly a SQLite one.
+        raise ConfigError(
+            f"DATABASE_URL={text} is a path, not a database URL: for a SQLite file write "
+            f"DATABASE_URL=sqlite:///{text} (three slashes, relative to the .env folder; four for an absolute "
+            "path), or postgresql://user:password@host:5432/dbname for PostgreSQL."
+        )
     try:
         database = parse_database_url(text)
     except UnsupportedDatabaseUrl as exc:
         reason = str(exc)
         raise ConfigError(reason if "DATABASE_URL" in reason else f"DATABASE_URL is invalid: {reason}") from None
+    except ValueError:
+        # urllib's "Invalid IPv6 URL": a bracket that does not close, or brackets around something else.
+        raise ConfigError(
+            "DATABASE_URL has a malformed host: an IPv6 address goes in square brackets that close before the "
+            "port, e.g. postgresql://user:password@[2001:db8::5]:5432/dbname."
+        ) from None
     if not isinstance(database, SqliteUrl):
         return database
     if str(database.path) == ":memory:":
@@ -260,17 +406,62 @@ def _database(values: Mapping[str, str], base: Path) -> DatabaseUrl:
     return SqliteUrl(Path(os.path.normpath(path if path.is_absolute() else base / path)))
 
 
-def _log_level(values: Mapping[str, str]) -> str:
-    text = values.get(LOG_LEVEL.name)
+def _default_database(base: Path) -> DatabaseUrl:
+    return _database({}, base)
+
+
+def _dev_guild_id(values: Mapping[str, str]) -> int | None:
+    text = values.get(DEV_GUILD_ID.name)
     if text is None:
-        return LOG_LEVEL.default
-    level = LOG_LEVEL.choose(text)
-    if level is None:
+        return None
+    dev_guild_id = _whole_number(text)
+    if dev_guild_id is None or not DEV_GUILD_ID.minimum <= dev_guild_id <= DEV_GUILD_ID.maximum:
         raise ConfigError(
-            f"LOG_LEVEL must be {LOG_LEVEL.rule} (any case); got {text!r}. Write for example "
-            f"LOG_LEVEL={LOG_LEVEL.default}."
+            f"DEV_GUILD_ID must be {DEV_GUILD_ID.rule}; got {text!r}. Leave it empty to sync the commands "
+            "to every server."
         )
-    return level
+    return dev_guild_id
+
+
+def _choice(values: Mapping[str, str], spec: ChoiceSetting) -> str:
+    text = values.get(spec.name)
+    if text is None:
+        return spec.default
+    chosen = spec.choose(text)
+    if chosen is None:
+        aliases = "; WARN means WARNING" if spec.aliases else ""
+        raise ConfigError(
+            f"{spec.name} must be {spec.rule} (any case{aliases}); got {text!r}. Write for example "
+            f"{spec.name}={spec.default}."
+        )
+    return chosen
+
+
+def _health_port(values: Mapping[str, str]) -> int | None:
+    text = values.get(HEALTH_PORT.name)
+    if text is None:
+        return None
+    port = _whole_number(text)
+    if port is None or not HEALTH_PORT.allows(port):
+        raise ConfigError(
+            f"{HEALTH_PORT.name} must be {HEALTH_PORT.rule}; got {text!r}. Write for example "
+            f"{HEALTH_PORT.name}=8080, or leave it empty to keep the health listener off."
+        )
+    return port
+
+
+def _health_host(values: Mapping[str, str]) -> str:
+    text = values.get(HEALTH_HOST.name, Config.health_host)
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        if not _HOST_NAME.fullmatch(text):
+            raise ConfigError(
+                f"{HEALTH_HOST.name} must be an IP address or a host name of this machine to listen on; got "
+                f"{text!r}. Write for example {HEALTH_HOST.name}=127.0.0.1 (this machine only, the default) or "
+                f"{HEALTH_HOST.name}=0.0.0.0 (every network; inside a container)."
+            ) from None
+    return text
 
 
 def _font_path(values: Mapping[str, str], base: Path) -> Path | None:

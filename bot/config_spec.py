@@ -27,6 +27,9 @@ __all__ = [
     "DEV_GUILD_ID",
     "DISCORD_TOKEN",
     "FONT_PATH",
+    "HEALTH_HOST",
+    "HEALTH_PORT",
+    "LOG_FORMAT",
     "LOG_LEVEL",
     "MAX_OPEN_GAMES_PER_USER",
     "SETTINGS",
@@ -38,6 +41,7 @@ __all__ = [
     "CountSetting",
     "IdSetting",
     "NumberSetting",
+    "PortSetting",
     "Setting",
     "ShardSetting",
     "TextSetting",
@@ -139,10 +143,12 @@ DEV_GUILD_ID = IdSetting(
 LOG_LEVEL = ChoiceSetting(
     "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"), {"WARN": "WARNING", "FATAL": "CRITICAL"}
 )
+# TEXT: one line per event for people; JSON: one JSON object per line for log collectors (bot/logs.py).
+LOG_FORMAT = ChoiceSetting("LOG_FORMAT", "TEXT", ("TEXT", "JSON"))
 # From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
 TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
 # The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
-# point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
+# point where hard plays almost perfectly (docs/AI.md), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
 # 0 hides the bar. Otherwise spent only on the 1 v 1 army-route games no exact table covers (puluc.ai.bar_chance:
 # Bell is exact, other rules the learned evaluation, both well under 1 ms); there a search of 4 ms was 2.2 points
@@ -158,7 +164,8 @@ WORKERS = CountSetting("WORKERS", 0, 64, "worker processes", "one per CPU core")
 
 @dataclass(frozen=True, slots=True)
 class ShardSetting:
-    """Part of a deployment split over several processes (README, Scaling); unset: one process, every server."""
+    """Part of a deployment split over several processes (docs/OPERATIONS.md, Scaling); unset: one process, every
+    server."""
 
     name: str
     what: str
@@ -175,8 +182,31 @@ class ShardSetting:
 SHARD_COUNT = ShardSetting("SHARD_COUNT", f"a whole number of shards from 1 to {MAX_SHARD_COUNT}")
 SHARD_IDS = ShardSetting("SHARD_IDS", "this process's shards: one id (3), a range (0-3) or a list (0,2,5)")
 
+@dataclass(frozen=True, slots=True)
+class PortSetting:
+    """A TCP port to listen on; unset means the listener is off."""
+
+    name: str
+    minimum: int = 1
+    maximum: int = 65_535
+    default: None = None
+
+    @property
+    def rule(self) -> str:
+        return f"a TCP port from {self.minimum} to {self.maximum}"
+
+    def allows(self, value: int) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
+# The health and metrics listener (bot/ops/health.py: /healthz, /readyz, /metrics): off unless HEALTH_PORT is
+# set, and only reachable from this machine unless HEALTH_HOST says where else to listen.
+HEALTH_PORT = PortSetting("HEALTH_PORT")
+HEALTH_HOST = TextSetting("HEALTH_HOST", "127.0.0.1")
+
 Setting = (
     TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
+    | PortSetting
 )
 
 #: Every setting, in the order `.env.example` lists them.
@@ -185,6 +215,7 @@ SETTINGS: tuple[Setting, ...] = (
     DATABASE_URL,
     DEV_GUILD_ID,
     LOG_LEVEL,
+    LOG_FORMAT,
     TURN_TIMER_SECONDS,
     AI_BUDGET_MS,
     ADVANTAGE_BAR_MS,
@@ -195,4 +226,6 @@ SETTINGS: tuple[Setting, ...] = (
     FONT_PATH,
     SHARD_COUNT,
     SHARD_IDS,
+    HEALTH_PORT,
+    HEALTH_HOST,
 )

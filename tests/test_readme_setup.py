@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main
+from bot.cli.preflight import BUILTIN_FONT
 from bot.config_spec import SETTINGS
+from renderer.fonts import find_font
 from tests.helpers import TOKEN
 
 ROOT = Path(__file__).parents[1]
@@ -41,20 +44,50 @@ def fresh_machine_environment() -> dict[str, str]:
     return env
 
 
-def test_the_readme_blocks_are_install_then_check_and_run() -> None:
-    install, start, promise = readme_blocks()
+def test_the_readme_blocks_are_install_then_the_two_commands() -> None:
+    install, start = readme_blocks()
     assert install[0].startswith("git clone REPOSITORY_URL ")
     assert "python3 -m venv .venv" in install and ". .venv/bin/activate" in install
     assert install[-1] == "cp .env.example .env"
     assert start == ["puluc-bot --check", "puluc-bot"]
-    assert promise == ["pip install . && puluc-bot", "pip install '.[test]' && pytest"]
+    assert not any("test" in line or "-e " in line for line in install), "no contributor's step in an owner's"
+
+
+def readme_check_sample() -> list[str]:
+    """The output of `puluc-bot --check` the README shows (the plain block of "Install and start")."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split(SECTION, 1)[1].split("\n#", 1)[0]
+    (sample,) = re.findall(r"```\n(puluc-bot: .*?)```", section, flags=re.DOTALL)
+    return sample.splitlines()
+
+
+def test_the_readmes_sample_of_check_is_what_check_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's steps on this machine: the clone at /home/you/puluc-bot, .env copied from .env.example
+    # with the token pasted in, `puluc-bot --check` run there.
+    home = tmp_path / "home" / "you" / "puluc-bot"
+    home.mkdir(parents=True)
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    (home / ".env").write_text(example.replace("\nDISCORD_TOKEN=\n", f"\nDISCORD_TOKEN={TOKEN}\n"), encoding="utf-8")
+    for setting in SETTINGS:
+        monkeypatch.delenv(setting.name, raising=False)
+    monkeypatch.chdir(home)
+    assert main(["--check"]) == 0
+    printed = capsys.readouterr().out.replace(str(home), "/home/you/puluc-bot").splitlines()
+    sample = readme_check_sample()
+    font = find_font()
+    if font != "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf":  # this machine draws with another font
+        sample = [line.replace("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", font or BUILTIN_FONT)
+                  for line in sample]
+    assert printed == sample
 
 
 @pytest.mark.slow
 def test_the_readme_setup_from_a_clean_clone_passes_the_check(tmp_path: Path) -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs git and this project as a git checkout to clone from")
-    install, start, _ = readme_blocks()
+    install, start = readme_blocks()
     clone = install[0].split()[-1]
     script = [
         "set -euo pipefail",

@@ -3,19 +3,27 @@
 `preflight` runs for `puluc-bot --check`, which prints its findings and stops, and at start-up, which logs
 the same findings and goes on. It changes nothing on disk: a database that does not exist yet is reported
 with what start-up will create (`open_storage` creates it later), an existing one is read without writing.
-Every problem is a `PreflightError` whose message is one line saying what to do. This module must never
-print, log or repeat the token, and never connect to Discord.
+Every check runs whatever the others found, so one run reports every problem: each is one line saying what
+to do (`Preflight.problems`; a database failure names its fix: the GRANT to run, the server to start, the
+database to create). This module must never print, log or repeat the token, and never connect to Discord.
 """
 
 from __future__ import annotations
 
 import asyncio
+import getpass
+import os
+import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from bot.config import Config
+from bot.config_spec import DATABASE_URL, FONT_PATH, SHARD_COUNT
 from bot.storage import (
     Inspection,
+    PostgresUrl,
     SchemaTooNew,
     SqliteUrl,
     StorageUnavailable,
@@ -23,7 +31,7 @@ from bot.storage import (
     inspect_storage,
 )
 
-__all__ = ["BUILTIN_FONT", "Preflight", "PreflightError", "check_font", "preflight"]
+__all__ = ["BUILTIN_FONT", "Preflight", "PreflightError", "check_font", "database_problem", "preflight", "survey"]
 
 BUILTIN_FONT = "Pillow's plain built-in font, as DejaVu Sans was not found (install fonts-dejavu-core)"
 
@@ -37,50 +45,84 @@ class Preflight:
     """What `preflight` found: every line is true of the setup as it is now."""
 
     config: Config
-    database: Inspection
-    font: str  # the font file the boards are drawn with, or BUILTIN_FONT
+    database: Inspection | None  # None: it could not be looked at (a problem says why)
+    font: str | None  # the font file the boards are drawn with, BUILTIN_FONT, or None: it cannot draw
+    problems: tuple[str, ...] = ()  # one line each; none: the bot can start
 
     @property
     def notes(self) -> tuple[str, ...]:
         """Things that work but are probably not what the owner meant."""
-        return tuple(
-            f"{self._env_name} sets {name}, which is no setting of the bot (ignored); did you mean {meant}?"
-            for name, meant in self.config.misspelt
-        )
+        return self.config.hints
 
     def findings(self, *, starting: bool = False) -> tuple[str, ...]:
-        """One line each: the settings file, the database, the font (`starting`: said at start-up)."""
+        """One line each: the settings file, the database, the font, the shards, and for `--check` the invite
+        link (`starting`: said at start-up)."""
         env = self.config.env_file
-        return (
-            str(env) if env is not None else "settings from the environment only",
-            f"database {self.database.where}: {self.database.describe(starting=starting)}",
-            f"board font: {self.font}",
-            describe_shards(self.config),
-        )
+        found = [str(env) if env is not None else "settings from the environment only"]
+        if self.database is not None:
+            found.append(f"database {self.database.where}: {self.database.describe(starting=starting)}")
+        if self.font is not None:
+            found.append(f"board font: {self.font}")
+        found.append(describe_shards(self.config))
+        application = self.config.application_id
+        if application is not None and not starting:
+            # Imported here: the client loads every feature, which nothing else of --check needs.
+            from bot.app import invite_url
 
-    @property
-    def _env_name(self) -> str:
-        env = self.config.env_file
-        return str(env.path) if env is not None else ".env"
+            found.append(f"invite link (add the bot to a server you manage): {invite_url(application)}")
+        return tuple(found)
+
+    def raise_problems(self) -> Preflight:
+        """This, or `PreflightError` with its problems, one line each."""
+        if self.problems:
+            raise PreflightError("\n".join(self.problems))
+        return self
 
 
 async def preflight(config: Config) -> Preflight:
-    """Check the shards, the database and the font `settings` name, changing nothing; `PreflightError` on a
-    problem."""
-    check_shards(config)
-    database = await inspect_database(config)
-    font = await asyncio.to_thread(check_font, config.font_path)
-    return Preflight(config, database, font)
+    """Check the shards, the database and the font `config` names, changing nothing; `PreflightError` with
+    every problem found, one line each."""
+    return (await survey(config)).raise_problems()
+
+
+async def survey(config: Config, *, skip: Collection[str] = ()) -> Preflight:
+    """Check the shards, the database and the font `config` names, changing nothing; every problem found is in
+    `problems`. `skip` names settings already found wrong (`ConfigReport.failed`), whose checks would only
+    repeat that."""
+    problems = []
+    if SHARD_COUNT.name not in skip and DATABASE_URL.name not in skip:
+        problems += [problem for problem in [shards_problem(config)] if problem]
+    database = None
+    if DATABASE_URL.name not in skip:
+        try:
+            database = await inspect_database(config)
+        except PreflightError as exc:
+            problems.append(str(exc))
+    font = None
+    if FONT_PATH.name not in skip:
+        try:
+            font = await asyncio.to_thread(check_font, config.font_path)
+        except PreflightError as exc:
+            problems.append(str(exc))
+    return Preflight(config, database, font, tuple(problems))
 
 
 def check_shards(config: Config) -> None:
+    """`PreflightError` when SHARD_IDS leaves shards to other processes on a database only one can use."""
+    problem = shards_problem(config)
+    if problem:
+        raise PreflightError(problem)
+
+
+def shards_problem(config: Config) -> str | None:
     """SHARD_IDS that leave shards to other processes need a database they can share: PostgreSQL."""
     shards = config.shards
     if shards is not None and not shards.is_whole and isinstance(config.database, SqliteUrl):
-        raise PreflightError(
+        return (
             f"SHARD_IDS runs {shards} in this process, so other processes would run the rest, but a SQLite "
-            "file serves one process only: use PostgreSQL (README, Scaling) or leave SHARD_IDS empty."
+            "file serves one process only: use PostgreSQL (docs/OPERATIONS.md, Scaling) or leave SHARD_IDS empty."
         )
+    return None
 
 
 def describe_shards(config: Config) -> str:
@@ -93,18 +135,90 @@ def describe_shards(config: Config) -> str:
 
 
 async def inspect_database(config: Config) -> Inspection:
-    where = config.database.where
     try:
         found = await inspect_storage(config.database)
-    except SchemaTooNew as exc:
-        raise PreflightError(f"{where}: {exc}.") from exc
-    except StorageUnavailable as exc:
-        raise PreflightError(f"cannot use the database at {where}: {exc}; check DATABASE_URL.") from exc
-    except UnsupportedDatabaseUrl as exc:
-        raise PreflightError(f"{exc}.") from exc
+    except (SchemaTooNew, StorageUnavailable, UnsupportedDatabaseUrl) as exc:
+        raise PreflightError(database_problem(config, exc)) from exc
     if found.integrity != "ok":
+        where = config.database.where
         raise PreflightError(f"the database at {where} is damaged ({found.integrity}); restore it from a backup.")
     return found
+
+
+def database_problem(config: Config, error: Exception) -> str:
+    """One line for a database that cannot be used, saying what to do: the same from `--check` and start-up."""
+    url, where = config.database, config.database.where
+    if isinstance(error, SchemaTooNew):
+        return f"{where}: {error}."
+    if isinstance(error, UnsupportedDatabaseUrl):
+        return f"{error}."
+    if isinstance(url, PostgresUrl):
+        fix = _postgres_fix(url, error)
+        if fix is not None:
+            return fix
+    return f"cannot use the database at {where}: {error}; check DATABASE_URL."
+
+
+def _postgres_fix(url: PostgresUrl, error: Exception) -> str | None:
+    """What to do about a PostgreSQL failure, by the SQLSTATE the server gave (PostgreSQL's own codes)."""
+    server = url.where.rsplit("/", 1)[0]
+    # Who the driver logs in as when the URL names nobody (asyncpg, as libpq: PGUSER, else the login name).
+    user = url.user or os.environ.get("PGUSER") or getpass.getuser()
+    state = _sqlstate(error)
+    if state == "42501":
+        schema = _schema(url)
+        return (
+            f"the PostgreSQL user {user} may not create the bot's tables in schema {schema} of {url.where} "
+            "(since PostgreSQL 15 only the database's owner may, unless granted): as the owner or a superuser, "
+            f"run in database {url.database}: GRANT CREATE ON SCHEMA {_ident(schema)} TO {_ident(user)};"
+        )
+    if state == "28P01":
+        return (
+            f"PostgreSQL at {server} refused the password of user {user}: correct the password in DATABASE_URL "
+            "(or PGPASSWORD)."
+        )
+    if state is not None and state.startswith("28"):
+        return (
+            f"PostgreSQL at {server} refused the login of user {user} (no such user, or pg_hba.conf does not let "
+            "it connect from this machine): correct the user in DATABASE_URL, or as a superuser run "
+            f"CREATE ROLE {_ident(user)} LOGIN PASSWORD '...';"
+        )
+    if state == "3D000":
+        return (
+            f"PostgreSQL at {server} has no database {url.database}: create it (as a superuser: CREATE DATABASE "
+            f"{_ident(url.database)} OWNER {_ident(user)};) or correct its name in DATABASE_URL."
+        )
+    if state is None and isinstance(error, StorageUnavailable) and error.reason == "unreachable":
+        host, _, port = server.rpartition(":")
+        return (
+            f"cannot reach PostgreSQL at {server} ({error}): start the server, or correct the host and port in "
+            f"DATABASE_URL (pg_isready -h {host.strip('[]')} -p {port} tells whether it answers)."
+        )
+    return None
+
+
+def _sqlstate(error: BaseException) -> str | None:
+    """The SQLSTATE of the driver's error behind `error`, if the server gave one."""
+    cause: BaseException | None = error
+    while cause is not None:
+        state = getattr(cause, "sqlstate", None)
+        if isinstance(state, str) and state:
+            return state
+        cause = cause.__cause__
+    return None
+
+
+def _schema(url: PostgresUrl) -> str:
+    paths = parse_qs(urlsplit(url.dsn).query).get("search_path", [])
+    first = paths[0].split(",")[0].strip() if paths else ""
+    return first or "public"
+
+
+def _ident(name: str) -> str:
+    """`name` as SQL writes it: bare when it is a plain lower-case name, else double-quoted."""
+    if re.fullmatch(r"[a-z_][a-z0-9_$]*", name):
+        return name
+    return '"' + name.replace('"', '""') + '"'
 
 
 def check_font(path: Path | None) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
 from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.logs import bind as bind_log
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
 from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
@@ -365,6 +366,7 @@ class SessionManager:
         session = self._sessions.get(game_id)
         if session is None:
             return
+        bind_log(game_id=game_id, server_id=session.state.place.guild_id, channel_id=session.state.place.channel_id)
         try:
             result = await session.on_deadline(self._clock())
         except NotSaved as exc:

@@ -100,6 +100,10 @@ class Storage:
         nothing. A storage that never claimed writes any game."""
         await self._leases.claim(shards)
 
+    async def shards_held(self) -> tuple[int, ...] | None:
+        """The claimed shards this process still holds (None: it never claimed); see `claim_shards`."""
+        return await self._leases.held()
+
     async def integrity_check(self) -> str:
         """"ok", or the problems the database found in itself."""
         return await health.integrity_check(self.database)

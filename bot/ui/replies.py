@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.ops import metrics
 from bot.sessions import SessionError
 from bot.sessions.errors import ChannelBusy, InvalidOptions, NotSaved
 from bot.storage.errors import StorageUnavailable
@@ -221,9 +222,12 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     if text is None:
         log.error("unexpected error in %s", command, exc_info=error)
         text = t("error.internal", lang)
+        metrics.interaction_outcome(interaction, "error")
     elif outage is not None:
         # Expected in an outage, and the user was told to try again; the log says what happened.
         log.warning("%s: the database is unavailable (%s), nothing was saved: %s", command, outage.reason, outage)
+        metrics.interaction_outcome(interaction, "unavailable", reason=outage.reason)
     else:
         log.debug("refused %s: %s", interaction.data, error)
+        metrics.interaction_outcome(interaction, "refused")
     await send_ephemeral(interaction, text)

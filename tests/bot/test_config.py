@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, EnvFile, find_env_file, load_config
+from bot.config import Config, ConfigError, EnvFile, find_env_file, load_config, read_config
 from bot.config_spec import LOG_LEVEL, SETTINGS, NumberSetting
 from bot.storage.urls import SqliteUrl
 from tests.helpers import TOKEN
@@ -194,7 +194,81 @@ def test_settings_repr_hides_the_token() -> None:
 )
 def test_bad_database_url_is_one_clear_line(url: str) -> None:
     message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
-    assert message.startswith("DATABASE_URL ")
+    assert message.startswith(("DATABASE_URL ", f"DATABASE_URL={url} "))
+
+
+def test_a_bare_path_as_database_url_is_told_the_url_to_write() -> None:
+    message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "data/puluc.db"})
+    assert "DATABASE_URL=sqlite:///data/puluc.db" in message and "(none)" not in message
+
+
+@pytest.mark.parametrize("url", ["postgresql://puluc:pw@[::1/puluc", "postgresql://puluc:pw@[db.example]:5432/puluc"])
+def test_a_malformed_ipv6_host_is_one_line_without_the_password(url: str) -> None:
+    message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert message.startswith("DATABASE_URL has a malformed host: an IPv6 address goes in square brackets")
+    assert "pw" not in message
+
+
+def test_a_postgres_url_without_its_slashes_is_refused_without_echoing_the_password() -> None:
+    message = config_error({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql:puluc:pw@db/puluc"})
+    assert message.startswith("DATABASE_URL needs :// after its scheme") and "pw" not in message
+
+
+# -- every mistake in one pass ----------------------------------------------------------------------------
+
+
+def test_every_bad_setting_is_reported_in_one_pass_one_line_each() -> None:
+    environ = {"DISCORD_TOKEN": TOKEN, "TURN_TIMER_SECONDS": "5", "LOG_LEVEL": "loud", "AI_BUDGET_MS": "fast",
+               "DEV_GUILD_ID": "my server", "TURN_TIMER_SECOND": "60"}
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ)
+    problems = caught.value.problems
+    assert [problem.split(" ", 1)[0] for problem in problems] == [
+        "DEV_GUILD_ID", "LOG_LEVEL", "TURN_TIMER_SECONDS", "AI_BUDGET_MS"]
+    assert all("\n" not in problem for problem in problems)
+    assert str(caught.value) == "\n".join(problems)
+    report = read_config(environ)
+    assert report.failed == {"DEV_GUILD_ID", "LOG_LEVEL", "TURN_TIMER_SECONDS", "AI_BUDGET_MS"}
+    # The other settings are read as given, the failed ones stand at their defaults.
+    assert report.config.turn_timer_seconds == 600 and report.config.log_level == "INFO"
+
+
+def test_a_misspelt_token_name_keeps_its_hint_though_the_token_is_then_missing(tmp_path: Path) -> None:
+    env_file = write_env(tmp_path, f"DISCORD_TOKN={TOKEN}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config({}, env_file)
+    (problem,) = caught.value.problems
+    assert problem.startswith("DISCORD_TOKEN is not set")
+    assert caught.value.hints == (
+        f"{env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you mean DISCORD_TOKEN?",)
+    for part in TOKEN.split("."):
+        assert part not in str(caught.value) + " ".join(caught.value.hints)
+
+
+def test_a_line_of_env_that_cannot_be_read_is_named_by_file_and_line_and_the_rest_is_read(tmp_path: Path) -> None:
+    env_file = write_env(tmp_path, f"DISCORD_TOKEN={TOKEN}\n# timers\nTURN TIMER=60\nLOG_LEVEL=debug\n")
+    report = read_config({}, env_file)
+    assert report.problems == (
+        f"{env_file}, line 3 (the one that starts with TURN), is not a setting: write NAME=value on one line, a "
+        "value with spaces or # in quotes that close on the same line, and # only to start a comment; that line "
+        "was ignored.",)
+    assert report.config.log_level == "DEBUG" and report.config.discord_token == TOKEN
+
+
+def test_an_unclosed_quote_on_the_token_line_is_reported_without_the_token(tmp_path: Path) -> None:
+    env_file = write_env(tmp_path, f'LOG_LEVEL=info\nDISCORD_TOKEN="{TOKEN}\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config({}, env_file)
+    assert f"{env_file}, line 2 (the one that starts with DISCORD_TOKEN), is not a setting" in str(caught.value)
+    for part in TOKEN.split("."):
+        assert part not in str(caught.value)
+
+
+def test_the_application_id_is_read_from_the_tokens_first_part() -> None:
+    assert load_config({"DISCORD_TOKEN": TOKEN}).application_id == 1057489987654321012
+    # Three parts of the right lengths whose first is not a number in base64: no id, and no invite.
+    odd = "QUJDREVGR0hJSktMTU5PUA." + TOKEN.split(".", 1)[1]
+    assert load_config({"DISCORD_TOKEN": odd}).application_id is None
 
 
 def test_dev_guild_id_is_a_server_id() -> None:

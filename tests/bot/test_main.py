@@ -11,22 +11,32 @@ import json
 import logging
 import os
 import re
+import secrets
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import discord
 import pytest
 from PIL import Image
 
 from bot.__main__ import main
+from bot.cli.preflight import database_problem
+from bot.config import load_config
 from bot.config_spec import SETTINGS
-from bot.storage import open_storage
+from bot.storage import SchemaTooNew, StorageUnavailable, open_storage
+from bot.storage.postgres import schema as postgres_schema
+from bot.storage.postgres.errors import translate
+from bot.storage.sql import migrations
 from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import SeatSpec
 from renderer.fonts import find_font
 from tests.helpers import TOKEN
+from tests.postgres import admin_connection, server_url
 
 SETTING_NAMES = tuple(setting.name for setting in SETTINGS)
 TOKEN_PARTS = TOKEN.split(".")  # even the public first part (the bot's id in base64) is never printed
@@ -365,6 +375,81 @@ def test_check_draws_a_board_with_the_configured_font(
     assert f"puluc-bot: board font: {font}" in out.splitlines()
 
 
+# -- --check: every mistake at once -----------------------------------------------------------------------
+
+
+def failed_lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    """Every line a failed `--check` printed (all on stderr), without the program's name."""
+    code, out, err = check(capsys, *args)
+    assert code == 1
+    assert out == "", "nothing is reported as found when something is wrong"
+    lines = err.strip().splitlines()
+    assert all(line.startswith(("puluc-bot: error: ", "puluc-bot: hint: ")) for line in lines), lines
+    return [line.removeprefix("puluc-bot: ") for line in lines]
+
+
+def several_mistakes(workdir: Path) -> Path:
+    """A .env with a misspelt token name, two bad numbers, a font that is no font and a database under a file."""
+    (workdir / "occupied").write_text("a file")
+    (workdir / "not-a-font.ttf").write_text("hello")
+    env_file = workdir / ".env"
+    env_file.write_text(
+        f"DISCORD_TOKN={TOKEN}\nTURN_TIMER_SECONDS=5\nAI_BUDGET_MS=fast\nFONT_PATH=not-a-font.ttf\n"
+        "DATABASE_URL=sqlite:///occupied/puluc.db\n", encoding="utf-8")
+    return env_file
+
+
+def test_check_reports_every_mistake_in_one_run_then_every_hint(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env_file = several_mistakes(workdir)
+    lines = failed_lines(capsys)
+    assert [line.split(":", 1)[0] for line in lines] == ["error"] * 5 + ["hint"]
+    assert lines[0].startswith("error: DISCORD_TOKEN is not set")
+    assert lines[1].startswith("error: TURN_TIMER_SECONDS must be")
+    assert lines[2].startswith("error: AI_BUDGET_MS must be")
+    assert lines[3].startswith(f"error: cannot use the database at {workdir / 'occupied' / 'puluc.db'}")
+    assert lines[4].startswith(f"error: FONT_PATH {workdir / 'not-a-font.ttf'} cannot draw the board images")
+    assert lines[5] == f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you " \
+                       "mean DISCORD_TOKEN?"
+
+
+def test_start_up_reports_the_same_lines_as_check_and_contacts_nothing(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    restored_logging: logging.Logger,
+) -> None:
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    several_mistakes(workdir)
+    checked = failed_lines(capsys)
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    assert [line.removeprefix("puluc-bot: ") for line in err.strip().splitlines()] == checked
+    assert not (workdir / "data").exists()
+
+
+def test_an_unreadable_env_line_fails_the_check_with_its_file_and_line(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nTURN TIMER=60\n", encoding="utf-8")
+    (line,) = failed_lines(capsys)
+    assert line.startswith(f"error: {workdir / '.env'}, line 2 (the one that starts with TURN), is not a setting")
+
+
+def test_check_prints_the_invite_link_of_a_well_formed_token(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(monkeypatch)
+    code, out, err = check(capsys)
+    assert code == 0, err
+    invite = next(line for line in out.splitlines() if "invite link" in line)
+    url = invite.split(": ", 2)[2]
+    assert url == ("https://discord.com/oauth2/authorize?client_id=1057489987654321012&scope=bot+"
+                   "applications.commands&permissions=309237763072")
+
+
 # -- start-up ---------------------------------------------------------------------------------------------
 
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (\x1b\[[0-9;]*m)?(DEBUG|INFO|WARNING|ERROR|CRITICAL) ")
@@ -408,6 +493,22 @@ def test_start_up_logs_its_settings_file_database_and_font_one_plain_line_each(
     assert "\x1b[" not in err, "no colour codes when standard error is not a terminal"
     for part in TOKEN_PARTS:
         assert part not in out + err
+
+
+def test_start_up_with_log_format_json_logs_one_json_object_per_line(
+    workdir: Path, capsys: pytest.CaptureFixture[str], restored_logging: logging.Logger,
+    discord_rejects_the_token: None,
+) -> None:
+    (workdir / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_FORMAT=json\nSHARD_COUNT=2\n")
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    *logged, last = err.splitlines()
+    assert last.startswith("puluc-bot: error: Discord rejected DISCORD_TOKEN")
+    records = [json.loads(line) for line in logged]
+    assert any(record["message"].startswith("settings from ") for record in records)
+    assert all({"time", "level", "logger", "message"} <= set(record) for record in records)
+    for part in TOKEN_PARTS:
+        assert part not in err
 
 
 @pytest.mark.parametrize(("no_color", "coloured"), [(None, True), ("1", False)])
@@ -516,3 +617,121 @@ def test_demo_into_a_file_fails_in_one_line(workdir: Path, capsys: pytest.Captur
     (workdir / "taken").write_text("a file, not a directory")
     assert main(["--demo", str(workdir / "taken")]) == 1
     assert "is a file, not a folder" in one_error_line(capsys.readouterr().err)
+
+
+# -- --version ---------------------------------------------------------------------------------------------
+
+
+def test_version_names_the_installed_release_python_and_discord_py(workdir: Path) -> None:
+    from importlib import metadata
+    from platform import python_version
+
+    done = run_program([console_script(), "--version"], workdir)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"puluc-bot {metadata.version('puluc-bot')} (Python {python_version()}, "
+                           f"discord.py {discord.__version__})\n")
+    assert done.stderr == ""
+
+
+def test_version_needs_no_settings_and_reads_none(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / ".env").write_text("DISCORD_TOKEN=not a token\nTURN_TIMER_SECONDS=1\n")
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("puluc-bot ")
+    with pytest.raises(SystemExit) as refused:
+        main(["--version", "--check"])
+    assert refused.value.code == 2
+
+
+# -- PostgreSQL: each failure one line with its fix ---------------------------------------------------------
+
+
+@pytest.fixture
+def role_without_create() -> Iterator[str]:
+    """DATABASE_URL of a new role on a new database it does not own, where nobody but the owner may create in
+    schema public (PostgreSQL 15's default, made explicit): as a server owner's bot user often is."""
+    name = f"puluc_nocreate_{secrets.token_hex(4)}"
+
+    async def admin(*statements: str, database: str | None = None) -> None:
+        conn = await admin_connection() if database is None else await asyncpg.connect(
+            urlunsplit(urlsplit(server_url())._replace(path=f"/{database}")), timeout=10)
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    asyncio.run(admin(f'CREATE ROLE "{name}" LOGIN', f'CREATE DATABASE "{name}"'))
+    try:
+        asyncio.run(admin("REVOKE CREATE ON SCHEMA public FROM PUBLIC", database=name))
+        host = urlsplit(server_url()).netloc.rsplit("@", 1)[-1]
+        yield f"postgresql://{name}@{host}/{name}"
+    finally:
+        asyncio.run(admin(f'DROP DATABASE "{name}" WITH (FORCE)', f'DROP ROLE "{name}"'))
+
+
+def test_a_role_without_create_gets_one_line_with_the_grant_from_check_and_from_start_up(
+    workdir: Path, role_without_create: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    restored_logging: logging.Logger,
+) -> None:
+    role = urlsplit(role_without_create).username
+    done = run_program([console_script(), "--check"], workdir, DISCORD_TOKEN=TOKEN, DATABASE_URL=role_without_create)
+    assert done.returncode == 1
+    line = one_error_line(done.stderr)
+    assert line.startswith(f"puluc-bot: error: the PostgreSQL user {role} may not create the bot's tables in "
+                           "schema public of ")
+    assert line.endswith(f"run in database {role}: GRANT CREATE ON SCHEMA public TO {role};")
+
+    async def never(self: object, token: str) -> None:
+        raise AssertionError("start-up must stop before it contacts Discord")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", never)
+    configure(monkeypatch, DATABASE_URL=role_without_create)
+    assert main([]) == 1
+    _, err = capsys.readouterr()
+    assert [logged for logged in err.splitlines() if not LOG_LINE.match(logged)] == [line]
+
+
+def test_migrating_without_create_reports_the_permission_not_the_aborted_transaction(role_without_create: str) -> None:
+    async def migrate_in_a_transaction() -> None:
+        conn = await asyncpg.connect(role_without_create, timeout=10)
+        try:
+            async with conn.transaction():
+                await postgres_schema.migrate(conn)
+        finally:
+            await conn.close()
+
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="permission denied for schema public"):
+        asyncio.run(migrate_in_a_transaction())
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("postgresql://postgres@127.0.0.1:1/test", "cannot reach PostgreSQL at 127.0.0.1:1 ("),
+    ("postgresql://postgres@127.0.0.1:5432/puluc_no_such_database",
+     "PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
+     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL."),
+])
+def test_an_unreachable_server_and_a_missing_database_are_one_line_each(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, expected: str,
+) -> None:
+    async def reachable() -> None:
+        await (await admin_connection()).close()  # skips (or fails, in CI) without the test server
+
+    asyncio.run(reachable())
+    configure(monkeypatch, DATABASE_URL=url)
+    assert expected in failed_check(capsys)
+
+
+def test_a_refused_password_and_a_newer_schema_name_their_fix(tmp_path: Path) -> None:
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://puluc:wrong@db.example.org/puluc"})
+    driver = asyncpg.InvalidPasswordError('password authentication failed for user "puluc"')
+    try:
+        raise translate(driver) from driver
+    except StorageUnavailable as refused:
+        assert database_problem(config, refused) == (
+            "PostgreSQL at db.example.org:5432 refused the password of user puluc: correct the password in "
+            "DATABASE_URL (or PGPASSWORD).")
+    try:
+        migrations.check_version(99, 9)
+    except SchemaTooNew as newer:
+        line = database_problem(config, newer)
+    assert line.startswith("db.example.org:5432/puluc: ") and "upgrade the bot" in line

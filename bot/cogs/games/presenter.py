@@ -19,6 +19,7 @@ from bot.cogs.games.boards import board_request
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import DISCORD_FAILURES, Healer, Publisher, Shown, describe, retrying
 from bot.compute import ComputePool
+from bot.ops import metrics
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.ui.languages import GuildLanguages
@@ -143,7 +144,10 @@ class Presenter:
                 # A newer call waits for this lock: it shows the latest state, narration included.
                 return Shown.SUPERSEDED
             state = self.latest(result.state)
-            return await self._show(state, lang, result.finished, interaction)
+            shown = await self._show(state, lang, result.finished, interaction)
+            if shown in (Shown.CLICKED, Shown.EDITED, Shown.POSTED):
+                metrics.board_shown(interaction)  # bot.ops: the board a click asked for is on screen
+            return shown
 
     async def _show(self, state: GameState, lang: str, finished: Finished | None,
                     interaction: discord.Interaction[Any] | None) -> Shown:

@@ -7,6 +7,8 @@ once queue on an advisory lock (per schema) and only the first migrates. The tab
 
 from __future__ import annotations
 
+import contextlib
+
 import asyncpg
 
 from bot.storage.sql import migrations
@@ -46,6 +48,13 @@ async def migrate(conn: asyncpg.Connection, target: int = LATEST_VERSION) -> int
                 await conn.execute(MIGRATIONS[version])  # no arguments: the whole script in one round trip
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", version + 1)
             version += 1
-        return version
-    finally:
-        await conn.execute(_UNLOCK)
+    except BaseException:
+        # The first error is the one to report (a user without CREATE: "permission denied for schema public").
+        # Inside a transaction that error aborted (`--check` migrates in one and rolls it back), the unlock
+        # fails too, "current transaction is aborted", and must not replace it: the session's lock then ends
+        # with the connection, which that caller closes.
+        with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            await conn.execute(_UNLOCK)
+        raise
+    await conn.execute(_UNLOCK)
+    return version

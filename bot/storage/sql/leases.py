@@ -42,6 +42,17 @@ class Leases:
             raise
         self.owner, self.shards = owner, shards
 
+    async def held(self) -> tuple[int, ...] | None:
+        """The claimed shards whose lease still names this process (None: it never claimed): fewer than it
+        claimed once another process took one over. For the bot's readiness (bot.ops.health)."""
+        if self.owner is None or self.shards is None:
+            return None
+        rows = await self._db.fetch(
+            "SELECT shard_id FROM shard_leases WHERE shard_count = ? AND owner = ? ORDER BY shard_id",
+            self.shards.count, self.owner,
+        )
+        return tuple(int(row[0]) for row in rows)
+
     def condition(self, games: str) -> tuple[str, tuple[object, ...]]:
         """A condition (with its arguments) true when this process holds the shard of the game row `games`
         (an alias or table name); always true for a storage that never claimed."""

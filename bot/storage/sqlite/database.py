@@ -121,7 +121,8 @@ def _lock_file(path: Path) -> str:
         os.close(fd)
         raise ShardsTaken(
             f"another bot process is using the SQLite database {path.with_suffix('')} (it holds {path}); a SQLite "
-            "file serves one process: stop the other one, or move to PostgreSQL to run several (README, Scaling)"
+            "file serves one process: stop the other one, or move to PostgreSQL to run several (docs/OPERATIONS.md, "
+            "Scaling)"
         ) from None
     _HELD[key] = (fd, 1)
     return key
