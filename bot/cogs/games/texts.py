@@ -26,6 +26,7 @@ from bot.sessions import (
 from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, t
+from bot.ui.numbers import signed
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
 COLOUR_LOBBY = discord.Colour(0xC9A227)
@@ -363,7 +364,7 @@ def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
             continue  # the global ladder is the one worth a line; the server ladder moves alike
         delta = change.after - change.before
         lines.append(t("game.rating_change", lang, player=names.get(change.user_id, "?"), before=change.before,
-                       after=change.after, delta=f"{delta:+d}"))
+                       after=change.after, delta=signed(delta)))
     return "\n".join(lines) or t("game.unranked.casual", lang)
 
 

@@ -13,6 +13,7 @@ from bot.storage.tournament_types import Match, Tournament
 from bot.tournaments.elimination import advancer
 from bot.tournaments.standings import bracket_places, seeds, table
 from bot.ui.i18n import t
+from bot.ui.numbers import decimal
 
 COLOUR_TOURNAMENT = discord.Colour(0xB8860B)
 MAX_LINES = 40  # lines of pairings or results in one message; the rest are counted
@@ -188,8 +189,9 @@ def table_text(tournament: Tournament, lang: str) -> str:
     for row in table(tournament)[:MAX_LINES]:
         name = name_of(tournament, row.entrant)[:NAME_WIDTH]
         record = f"{row.wins}-{row.draws}-{row.losses}"
-        extra = f"{row.buchholz:5.1f} {row.sonneborn_berger:5.2f}" if swiss else f"{row.sonneborn_berger:5.2f}"
-        rows.append(f"{row.place:>3} {name:<{NAME_WIDTH}} {row.points:4.1f} {extra} {record:>7}")
+        sonneborn = f"{decimal(row.sonneborn_berger, lang, 2):>5}"
+        extra = f"{decimal(row.buchholz, lang):>5} {sonneborn}" if swiss else sonneborn
+        rows.append(f"{row.place:>3} {name:<{NAME_WIDTH}} {decimal(row.points, lang):>4} {extra} {record:>7}")
     if len(tournament.entrants) > MAX_LINES:
         rows.append(t("tournament.more", lang, count=len(tournament.entrants) - MAX_LINES))
     return "```\n" + "\n".join(rows)[:3900] + "\n```"
