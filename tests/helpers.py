@@ -10,7 +10,8 @@ repositories). Sections:
 - images: decoding PNGs and reading their pixels;
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
-- SimCord: `World` (a server with five members), reading messages as a player does, and clicking.
+- SimCord: `World` (a server with five members), reading messages as a player does, and clicking;
+- catalogues: `reword`, a language whose messages say things in another order.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import io
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import discord
+import pytest
 import simcord
 import simcord.interactions as sim_interactions
 from discord import app_commands
@@ -40,6 +42,7 @@ from bot.sessions.session import Advisor, MovePicker
 from bot.storage.memory import MemoryStorage
 from bot.storage.protocol import GameRepository
 from bot.storage.urls import SqliteUrl
+from bot.ui import i18n
 from puluc import GameRecord, Move, Position, Rules
 from renderer.sample import random_game
 
@@ -430,3 +433,15 @@ async def logged_moves(world: World, game_id: int) -> list[str]:
     """The moves of a game as its stored log holds them, in order: what was played, each once."""
     stored = await services(world.env.bot).storage.game_log(game_id)
     return [e.payload["move"] for e in stored.events if e.kind == "move"]
+
+
+# -- catalogues ---------------------------------------------------------------------------------------------
+
+
+def reword(monkeypatch: pytest.MonkeyPatch, lang: str, messages: Mapping[str, str]) -> None:
+    """`lang`'s catalogue with these messages in place of its own, for this test: a language whose sentences
+    put their parts in another order. Every key must exist already."""
+    original = i18n.catalogue
+    assert set(messages) <= set(original(lang)), set(messages) - set(original(lang))
+    changed = {**original(lang), **messages}
+    monkeypatch.setattr(i18n, "catalogue", lambda code: changed if code == lang else original(code))

@@ -25,7 +25,7 @@ from bot.sessions import (
 )
 from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
-from bot.ui.i18n import UnknownMessageError, t
+from bot.ui.i18n import UnknownMessageError, join_list, t
 from bot.ui.numbers import signed
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
@@ -126,12 +126,15 @@ def move_label(effect: MoveEffect, lang: str) -> str:
         text = t("move.back", lang, throw=move.throw, what=what, source=effect.source, dest=effect.dest)
     else:
         text = t("move.step", lang, throw=move.throw, what=what, source=effect.source, dest=effect.dest)
+    effects = []
     if effect.captures:
-        text += t("move.captures", lang)
+        effects.append(t("move.captures", lang))
     if effect.kills:
-        text += t("move.kills", lang, count=effect.kills)
+        effects.append(t("move.kills", lang, count=effect.kills))
     if effect.burns:
-        text += t("move.burns", lang)
+        effects.append(t("move.burns", lang))
+    if effects:
+        text = t("move.with_effects", lang, move=text, effects=join_list(effects, lang, narrow=True))
     return text[:MAX_LABEL]
 
 
@@ -180,13 +183,15 @@ def move_sentence(effect: MoveEffect, rules: Rules, player: str, lang: str) -> s
         action = t("narrate.back", lang, **where)
     else:
         action = t("narrate.move", lang, **where)
-    items = _outcomes(effect, rules, lang)
-    joined = "".join(t("narrate.and_more", lang, item=item) for item in items[:-1])
-    if items:
-        joined += t("narrate.and_last", lang, item=items[-1])
-    sentence = t("narrate.sentence", lang, action=action, outcomes=joined)
-    if rules.capture == "eagle" and effect.captured:
-        sentence += " " + t("narrate.striker_home" if rules.eagle_returns else "narrate.striker_gone", lang)
+    outcomes = _outcomes(effect, rules, lang)
+    if not outcomes:
+        sentence = t("narrate.sentence", lang, action=action)
+    elif len(outcomes) == 1:
+        sentence = t("narrate.sentence_and", lang, action=action, outcome=outcomes[0])
+    else:
+        sentence = t("narrate.sentence_list", lang, action=action, outcomes=join_list(outcomes, lang))
+    if rules.capture == "eagle" and effect.captured:  # the striker's fate, said after the strike
+        sentence = t("narrate.striker_home" if rules.eagle_returns else "narrate.striker_gone", lang, move=sentence)
     return sentence
 
 

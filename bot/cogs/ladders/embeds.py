@@ -199,15 +199,16 @@ def _names(names: Sequence[str], lang: str) -> str:
 
 
 def history_line(game: GameSummary, lang: str) -> str:
-    result = t(f"profile.history.{game.result or 'cancelled'}", lang)
-    line = t(
-        "profile.history.line", lang, game_id=game.game_id, variant=variant_label(game.variant, lang),
-        result=result, opponents=_names(game.opponents, lang), when=when(game.finished_at),
-        mode=t("profile.history.ranked" if game.ranked else "profile.history.casual", lang),
-    )
+    """One game: its number, variant, result, opponents (and teammates, in a team game), mode and when."""
+    values = {
+        "game_id": game.game_id, "variant": variant_label(game.variant, lang),
+        "result": t(f"profile.history.{game.result or 'cancelled'}", lang), "opponents": _names(game.opponents, lang),
+        "mode": t("profile.history.ranked" if game.ranked else "profile.history.casual", lang),
+        "when": when(game.finished_at),
+    }
     if game.teammates:
-        line += t("profile.history.with", lang, names=_names(game.teammates, lang))
-    return line
+        return t("profile.history.line_team", lang, names=_names(game.teammates, lang), **values)
+    return t("profile.history.line", lang, **values)
 
 
 def history_embed(name: str, games: Sequence[GameSummary], lang: str) -> discord.Embed:

@@ -94,9 +94,9 @@ def result_line(tournament: Tournament, match: Match, lang: str) -> str:
         line = t("tournament.result.draw", lang, a=a, b=b)
     else:
         line = t("tournament.result.won", lang, winner=name_of(tournament, winner), loser=b if winner == match.a else a)
-    if tournament.settings.format == "single_elimination" and winner is None:
+    if tournament.settings.format == "single_elimination" and match.decided and winner is None:
         through = advancer(match, seeds(tournament))
-        line += t("tournament.result.seed_through", lang, player=name_of(tournament, through))
+        line = t("tournament.result.seed_through", lang, result=line, player=name_of(tournament, through))
     return line
 
 
@@ -116,8 +116,8 @@ def decision_text(tournament: Tournament, match: Match, lang: str) -> str | None
             text = t("tournament.decided.adjudicated", lang, a=a, chance=percent(chance),
                      winner=name_of(tournament, winner))
     if tournament.settings.format == "single_elimination" and match.winner() is None:
-        text += " " + t("tournament.decided.seed_through", lang,
-                        player=name_of(tournament, advancer(match, seeds(tournament))))
+        text = t("tournament.decided.seed_through", lang, decision=text,
+                 player=name_of(tournament, advancer(match, seeds(tournament))))
     return text
 
 

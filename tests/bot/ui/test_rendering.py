@@ -7,8 +7,8 @@ plural categories in different languages), and decimal ratings, chances and scor
   silently drops one, and no brace is left over;
 - a plural message picks the form of the count's CLDR category (checked against a table written here, not
   against the rules in `bot.ui.i18n`), and a fractional count is refused rather than guessed;
-- the text has no doubled space and no stray space at its ends (fragments that English itself begins with a
-  space or a comma, such as " · with {names}", are joined to other text and keep theirs).
+- the text has no doubled space and no stray space at its ends; and no message is a fragment the code appends to
+  another (", captures", " · with {names}"): each sentence is one message, so each language orders its parts.
 
 Then the words around a name: a player's or a tournament's name has no known gender, so in the languages
 whose participles and adjectives agree ("mieux placé", "è iniziato", "está listo", "вищий"), no such word
@@ -82,13 +82,6 @@ def sample(key: str, names: set[str], lang: str, gender: int, count: int, decima
     return values
 
 
-def fragment(key: str) -> bool:
-    """English starts this message with a space or a comma: it is appended to another text by the code."""
-    english = catalogue("en")[key]
-    forms = [english] if isinstance(english, str) else list(english.values())
-    return any(form[:1] in (" ", ",") or form[-1:] == " " for form in forms)
-
-
 def problems_rendering(lang: str, key: str) -> list[str]:
     message = catalogue(lang)[key]
     names = set(placeholders(catalogue("en")[key]))  # what the code passes: the English message's placeholders
@@ -104,7 +97,7 @@ def problems_rendering(lang: str, key: str) -> list[str]:
                     found.append(f"{where}: {missing} not shown in {text!r}")
                 if "{" in text or "}" in text:
                     found.append(f"{where}: brace left in {text!r}")
-                if "  " in text or (text != text.strip() and not fragment(key)):
+                if "  " in text or text != text.strip():
                     found.append(f"{where}: stray space in {text!r}")
                 if not isinstance(message, str):
                     category = CATEGORIES[lang][count]
@@ -118,6 +111,14 @@ def problems_rendering(lang: str, key: str) -> list[str]:
 def test_every_message_renders_with_every_value_it_is_given(lang: str) -> None:
     found = [problem for key in catalogue("en") for problem in problems_rendering(lang, key)]
     assert found == []
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_no_message_is_a_fragment_appended_to_another(lang: str) -> None:
+    joined = re.compile(r"^[\s,;:·]|\s$")
+    fragments = {key: message for key, message in catalogue(lang).items()
+                 if any(joined.search(form) for form in ([message] if isinstance(message, str) else message.values()))}
+    assert fragments == {}
 
 
 def test_the_plural_table_covers_every_language() -> None:

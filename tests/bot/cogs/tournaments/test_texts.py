@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.cogs.tournaments.texts import table_text
+from bot.cogs.tournaments.texts import decision_text, result_line, table_text
 from bot.storage.tournament_types import (
     Entrant,
     Match,
@@ -17,6 +17,7 @@ from bot.storage.tournament_types import (
     TournamentStatus,
 )
 from bot.ui.i18n import SUPPORTED
+from tests.helpers import reword
 
 
 def tournament(matches: tuple[Match, ...], *, format: TournamentFormat = "swiss", name: str = "Winter Cup",
@@ -60,3 +61,31 @@ def test_a_table_writes_half_points_with_the_languages_decimal_mark(lang: str, m
 def test_a_table_keeps_its_columns_in_every_language(lang: str) -> None:
     lines = table_text(tournament(HALVES), lang).splitlines()[1:-1]
     assert len({len(line) for line in lines[1:]}) == 1, lines  # every player's row as wide as the others
+
+
+# A knockout: alice (seed 1) and dave (seed 4) draw; bob (2) and carol (3) are adjudicated even; the final waits.
+KNOCKOUT = (
+    Match(1, 1, 1, 4, game_id=1, outcome="draw", decided_by="game"),
+    Match(1, 2, 2, 3, game_id=2, thread_id=9, outcome="draw", decided_by="adjudication", chance_a=0.5),
+    Match(2, 1, 1, 2, game_id=3),
+)
+
+
+def test_the_better_seed_goes_through_in_the_same_sentence_as_the_result() -> None:
+    knockout = tournament(KNOCKOUT, format="single_elimination")
+    assert result_line(knockout, KNOCKOUT[0], "en") == "alice and dave drew, alice goes through as the better seed"
+    assert result_line(knockout, KNOCKOUT[2], "en") == "alice v bob: not decided"  # no one goes through yet
+    assert decision_text(knockout, KNOCKOUT[1], "en") == (
+        "Time is up for this round. From this position the hard AI gives bob exactly a 50% chance to win: a draw by "
+        "adjudication. bob goes through as the better seed.")
+
+
+def test_a_language_may_name_who_goes_through_before_the_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    reword(monkeypatch, "fr", {
+        "tournament.result.seed_through": "{player} passe au tour suivant ({result})",
+        "tournament.decided.seed_through": "{player} passe au tour suivant. {decision}",
+    })
+    knockout = tournament(KNOCKOUT, format="single_elimination")
+    assert result_line(knockout, KNOCKOUT[0], "fr") == "alice passe au tour suivant (alice et dave font partie nulle)"
+    decided = decision_text(knockout, KNOCKOUT[1], "fr")
+    assert decided is not None and decided.startswith("bob passe au tour suivant. Le temps de la ronde est écoulé.")
