@@ -170,11 +170,13 @@ AGREEING = {
           r"скасований|завершений|розпочатий)\b",
     "en": r"(?!)",
 }
-NOUN_BEFORE = re.compile(r"(tournoi|torneo|турнір\w*|tournament)\s*[«*]*$", re.IGNORECASE)
+# The noun, maybe with the tournament's number after it ("le tournoi n° {tournament_id}, {name}, …").
+NOUN_BEFORE = re.compile(r"(tournoi|torneo|турнір\w*|tournament)\s*((n[°.º]*|#|№)\s*\{tournament_id\},?\s*)?[«*]*$",
+                         re.IGNORECASE)
 # A name after a preposition is not the subject ("Nel lancio di {player} è uscito un solo lato").
 PREPOSITION_BEFORE = {
     "fr": r"\b(de|à|pour|avec|du|par|contre|chez)\s*$", "it": r"\b(di|a|da|per|con|del|della|al|alla)\s*$",
-    "es": r"\b(de|a|para|con|del|al|por|contra)\s*$", "uk": r"(?!)", "en": r"(?!)",
+    "es": r"\b(de|a|para|con|del|al|por|contra)\s*$", "uk": r"(?!)", "en": r"\b(of|in|from|to)\s*$",
 }
 CLAUSE_END = re.compile(r"[.;!?]|\s—\s")  # not the colon: "{player} : exempt" is one clause
 
@@ -225,7 +227,37 @@ def test_the_agreement_check_spares_a_wrapped_name_and_verbs_that_do_not_agree(l
     assert agreeing_with_a_name(lang, "tournament.x", template) == []
 
 
-@pytest.mark.parametrize("lang", [lang for lang in SUPPORTED if lang != "en"])
+HEADING = re.compile(r"^(🏆 )?\{name\}(\s*[:·]|$)")  # a title or a label: "🏆 {name}", "{name}: table"
+
+
+def bare_tournament_names(lang: str, messages: Mapping[str, object]) -> dict[str, str]:
+    """The tournament messages that say something of `{name}` without the noun (or a preposition) before it."""
+    bare = {}
+    for key, message in messages.items():
+        if not key.startswith("tournament.") or not isinstance(message, str) or "{name}" not in message:
+            continue
+        before = message[: message.index("{name}")]
+        if not (HEADING.match(message) or NOUN_BEFORE.search(before) or re.search(PREPOSITION_BEFORE[lang], before)):
+            bare[key] = message
+    return bare
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_sentence_about_a_tournament_names_it_after_the_noun(lang: str) -> None:
+    """English too: a new translation starts from "The tournament {name} has started", not "{name} has started"."""
+    assert bare_tournament_names(lang, catalogue(lang)) == {}
+
+
+def test_the_noun_check_catches_a_bare_name_and_spares_titles() -> None:
+    found = bare_tournament_names("en", {
+        "tournament.a": "{name} has started.", "tournament.b": "🏆 {name}", "tournament.c": "{name}: table",
+        "tournament.d": "Tournament #{tournament_id}, {name}, is announced.",
+        "tournament.e": "Il torneo {name} è iniziato.",
+    })
+    assert found == {"tournament.a": "{name} has started."}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
 def test_a_feminine_tournament_name_reads_right_where_the_tournament_starts_and_ends(lang: str) -> None:
     feminine = TOURNAMENTS[lang][0]
     for key in ("tournament.done.started", "tournament.done.cancelled", "tournament.final", "tournament.cancelled"):

@@ -56,7 +56,7 @@ async def test_open_tournaments_are_limited_per_organiser_and_server(world: Worl
     which = await world.eve.slash(world.games, "puluc tournament join")
     assert "Several tournaments" in said(which)
     joined = await world.eve.slash(world.games, "puluc tournament join", tournament=2)
-    assert "You are in Two" in said(joined)
+    assert "You are in the tournament Two" in said(joined)
 
 
 async def test_a_player_in_too_many_tournaments_is_told_it_is_them_not_the_server(world: World) -> None:

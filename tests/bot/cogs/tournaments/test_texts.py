@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.cogs.tournaments.texts import decision_text, result_line, table_text
+from bot.cogs.tournaments.texts import decision_text, final_text, result_line, table_text
 from bot.storage.tournament_types import (
     Entrant,
     Match,
@@ -89,3 +89,18 @@ def test_a_language_may_name_who_goes_through_before_the_result(monkeypatch: pyt
     assert result_line(knockout, KNOCKOUT[0], "fr") == "alice passe au tour suivant (alice et dave font partie nulle)"
     decided = decision_text(knockout, KNOCKOUT[1], "fr")
     assert decided is not None and decided.startswith("bob passe au tour suivant. Le temps de la ronde est écoulé.")
+
+
+FEMININE = {"en": "Winter Cup", "uk": "Зимова ліга", "it": "Coppa d’inverno", "fr": "Coupe d’hiver",
+            "es": "Copa de invierno"}
+ENDED = {"en": "🏆 The tournament **Winter Cup** is over: **alice** wins!",
+         "uk": "🏆 Турнір **Зимова ліга** завершено: перемагає **alice**!",
+         "it": "🏆 Il torneo **Coppa d’inverno** è concluso: vince **alice**!",
+         "fr": "🏆 Le tournoi **Coupe d’hiver** est terminé\u00a0: **alice** le remporte\u202f!",
+         "es": "🏆 El torneo **Copa de invierno** terminó: ¡gana **alice**!"}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_tournament_with_a_feminine_name_ends_in_words_that_agree_with_the_noun(lang: str) -> None:
+    cup = tournament(HALVES, format="round_robin", name=FEMININE[lang], status="finished")
+    assert final_text(cup, 1, lang) == ENDED[lang]
