@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.cogs.games.texts import game_title, move_label, narrate
+from bot.cogs.games.texts import MAX_NARRATION_LINES, game_title, move_label, narrate, narration, told
 from bot.sessions import (
     ActionResult,
     GameOptions,
@@ -338,6 +338,20 @@ def test_a_whole_game_is_told_move_by_move(lang: str, team_game: tuple[GameState
                 assert all(re.search(rf"\b{cell}\b", line) for cell in cells), line
             left = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", line)} - {p.name.lower() for p in PLAYERS}
             assert not left & foreign, f"English in {lang}: {line}"
+
+
+def test_what_happened_is_kept_without_words_and_said_in_any_language_later(
+    team_game: tuple[GameState, list[ActionResult]],
+) -> None:
+    """The game message keeps what happened as `Told` values (no text in them) and words them when it is shown,
+    so a server that changes its language mid-game reads the whole story in the new one."""
+    results = team_game[1]
+    kept = [item for result in results for item in told(result.happenings, result.state)]
+    assert not [item for item in kept for value in (item.happening, item.rules, item.pieces, item.timer_moved)
+                if isinstance(value, str)]
+    for lang in SUPPORTED:
+        each = [line for result in results for line in narrate(result.happenings, result.state, lang)]
+        assert narration(kept, lang) == each[-MAX_NARRATION_LINES:]
 
 
 # --- a language that orders the sentence otherwise ---------------------------------------------------------
