@@ -27,6 +27,7 @@ from bot.storage.types import (
     RatingPoint,
     Standing,
 )
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
 
 COLOUR_LADDER = discord.Colour(0xC9A227)
@@ -211,12 +212,15 @@ def history_line(game: GameSummary, lang: str) -> str:
     return t("profile.history.line", lang, **values)
 
 
-def history_embed(name: str, games: Sequence[GameSummary], lang: str) -> discord.Embed:
+def history_embed(name: str, games: Sequence[GameSummary], lang: str, mention: Mention) -> discord.Embed:
+    """A player's last games, a line each, and the command that plays one again (a mention: the embed is public,
+    and each reader's client names the command in its own language)."""
     embed = discord.Embed(title=t("profile.history.title", lang, name=player_name(name, lang)),
                           colour=COLOUR_PROFILE)
     if games:
-        embed.description = "\n".join(history_line(game, lang) for game in games)[:4096]
-        embed.set_footer(text=t("profile.history.footer", lang))
+        replay = t("profile.history.replay", lang, replay=mention("puluc replay"))
+        lines = "\n".join(history_line(game, lang) for game in games)[: 4096 - len(replay) - 2]
+        embed.description = f"{lines}\n\n{replay}"
     else:
         embed.description = t("profile.history.empty", lang)
     return embed

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.seasons.embeds import podium, started_text
-from bot.services import services, storage_of
+from bot.services import mentions_of, services, storage_of
 from bot.storage.types import LADDERS
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import acknowledge
@@ -65,7 +65,7 @@ class Seasons(commands.Cog):
         closed = await store.start_season(guild_id)
         lang = await services(self.bot).languages.get(guild_id)  # the whole channel reads it
         podiums = [podium(await store.season_leaderboard(guild_id, closed.number, ladder), lang) for ladder in LADDERS]
-        await interaction.followup.send(started_text(closed, podiums, lang))
+        await interaction.followup.send(started_text(closed, podiums, lang, mentions_of(self.bot)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,6 +12,7 @@ from bot.cogs.games.texts import duration, variant_title
 from bot.storage.tournament_types import Match, Tournament
 from bot.tournaments.elimination import advancer
 from bot.tournaments.standings import bracket_places, seeds, table
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.numbers import decimal
 
@@ -39,8 +40,8 @@ def summary(tournament: Tournament, lang: str) -> str:
              limit=duration(settings.round_seconds, lang))
 
 
-def card_embed(tournament: Tournament, lang: str) -> discord.Embed:
-    """The announcement: what it is, where it stands, who plays."""
+def card_embed(tournament: Tournament, lang: str, mention: Mention) -> discord.Embed:
+    """The announcement: what it is, where it stands, who plays, and the command that shows the standings."""
     embed = discord.Embed(title=t("tournament.card.title", lang, name=tournament.settings.name),
                           colour=COLOUR_TOURNAMENT)
     lines = [summary(tournament, lang)]
@@ -54,6 +55,7 @@ def card_embed(tournament: Tournament, lang: str) -> discord.Embed:
         lines.append(t("tournament.card.finished", lang, winner=_winner_name(tournament)))
     else:
         lines.append(t("tournament.card.cancelled", lang))
+    lines.append(t("tournament.card.standings", lang, standings=mention("puluc tournament standings")))
     embed.description = "\n".join(lines)
     entrants = sorted(tournament.entrants, key=lambda e: (e.seed or e.number))
     names = [f"{e.seed}. {e.display_name} ({e.rating})" if e.seed is not None else e.display_name for e in entrants]
