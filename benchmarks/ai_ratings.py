@@ -1,4 +1,4 @@
-"""The rating of an AI seat: what `bot.storage.ratings.AI_SKILLS` holds, and how it was measured.
+"""The rating of an AI seat: what `bot.ratings.AI_SKILLS` holds, and how it was measured.
 
 `python benchmarks/ai_ratings.py [--games 600] [--workers 2] [--budget-ms 300] [--human-error 0.25] [--ai-games]`
 
@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from multiprocessing import Pool
 
-from bot.storage.ratings import AI_SIGMA, MODEL
+from bot.ratings import AI_SIGMA, MODEL
 from puluc import Move, Position, Rules, Throw
 from puluc.ai import choose_move
 

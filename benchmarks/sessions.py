@@ -1,12 +1,11 @@
 """Session-layer speed: `python benchmarks/sessions.py [--games N]`.
 
 Plays whole random 1 v 1 games through `GameSession.play` (validate, apply the move, throw for the next
-player, save everything in one transaction, swap the state) on the in-memory repository and on the real
-SQLite store, and prints the median and p95 time of one move. What a click costs before the board is
-drawn; Discord allows 3 s for the first answer, and the click is deferred at once anyway. One game on each
-repository is played first and not timed (imports, the database's first pages, Python's caches: a running
-bot has them warm); every timed game has its own seed, so no two play the same moves. Prints numbers;
-never asserts.
+player, save everything in one transaction, swap the state) on the real SQLite storage, and prints the median
+and p95 time of one move. What a click costs before the board is drawn; Discord allows 3 s for the first
+answer, and the click is deferred at once anyway. One game is played first and not timed (imports, the
+database's first pages, Python's caches: a running bot has them warm); every timed game has its own seed, so
+no two play the same moves. Prints numbers; never asserts.
 """
 
 from __future__ import annotations
@@ -21,9 +20,9 @@ from pathlib import Path
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.sessions import GameOptions, Place, Player, SessionManager
-from bot.storage.memory import MemoryStorage
-from bot.storage.protocol import GameRepository
-from bot.storage.sqlite.store import open_store
+from bot.sessions.ports import GameRecords
+from bot.storage import open_storage
+from bot.storage.urls import SqliteUrl
 from puluc import Move, Position
 
 
@@ -31,10 +30,10 @@ async def _random_move(position: Position, level: str, rng: random.Random) -> Mo
     return rng.choice(position.legal_moves())
 
 
-async def _measure(repository: GameRepository, games: int) -> list[float]:
+async def _measure(games_store: GameRecords, games: int) -> list[float]:
     """Seconds per move over `games` games, after one game that is not timed."""
     seeds = iter(range(1, 1_000_000))
-    manager = SessionManager(repository, picker=_random_move, seeds=lambda: next(seeds))
+    manager = SessionManager(games_store, picker=_random_move, seeds=lambda: next(seeds))
     await _play_game(manager, 0, [])  # warm-up
     times: list[float] = []
     for number in range(1, games + 1):
@@ -64,16 +63,15 @@ def _report(label: str, times: list[float]) -> None:
 
 
 async def main(games: int) -> None:
-    _report("in-memory repository", await _measure(MemoryStorage(), games))
     with tempfile.TemporaryDirectory() as directory:
-        store = await open_store(Path(directory) / "puluc.db")
+        storage = await open_storage(SqliteUrl(Path(directory) / "puluc.db"))
         try:
-            _report("SQLite store (fsync/commit)", await _measure(store, games))
+            _report("SQLite storage (fsync/commit)", await _measure(storage.games, games))
         finally:
-            await store.close()
+            await storage.close()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="games per repository (default 10)")
+    parser.add_argument("--games", type=int, default=10, help="games (default 10)")
     asyncio.run(main(parser.parse_args().games))

@@ -40,10 +40,10 @@ from typing import Any
 import asyncpg
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
+from bot.ratings import display_rating
 from bot.sessions import SessionManager
 from bot.storage import open_storage
-from bot.storage.ratings import display_rating
-from bot.storage.sql.store import BulkLoad
+from bot.storage.sql.bulk import BulkLoad
 from bot.storage.sql.tables import table
 from bot.storage.types import NewEvent
 from bot.storage.urls import PostgresUrl, SqliteUrl, parse_database_url
@@ -201,16 +201,16 @@ class Filler:
 async def fill(url: str, args: argparse.Namespace, now: float) -> None:
     storage = await open_storage(url, clock=lambda: now)
     try:
-        if any((await storage.row_counts()).values()):
+        if any((await storage.tables.row_counts()).values()):
             raise SystemExit(f"{storage.where} is not empty; give an empty database, or --reuse to measure it")
         started = time.perf_counter()
 
         def say(progress: str) -> None:
             print(f"  filled {progress} ({time.perf_counter() - started:.0f} s, {load_average()})", flush=True)
 
-        async with storage.bulk_load() as bulk:
+        async with storage.tables.bulk_load() as bulk:
             await Filler(args.players, args.games, args.guilds, args.running, now).fill(bulk, say)
-        await storage.rebuild_ladder_counts()
+        await storage.tables.rebuild_ladder_counts()
         print(f"filled {args.players:,} players, {args.games:,} finished games, {args.running:,} running games "
               f"in {time.perf_counter() - started:.0f} s ({load_average()})", flush=True)
     finally:
@@ -261,7 +261,7 @@ async def measure(url: str, players: int, guilds: int, client: int, clients: int
     storage = await open_storage(url)
     results: dict[str, Any] = {"load_before": load_average()}
     try:
-        manager = SessionManager(storage, picker=_no_ai)
+        manager = SessionManager(storage.games, picker=_no_ai)
         started, cpu = time.perf_counter(), time.process_time()
         loaded = await manager.load()
         results["reload_s"] = time.perf_counter() - started
@@ -274,18 +274,19 @@ async def measure(url: str, players: int, guilds: int, client: int, clients: int
 
         # Two in three calls ask a server's ladder, one the global one; one in four the team ladder.
         scopes = [0 if i % 3 == 0 else rng.randint(1, guilds) for i in range(SAMPLES["leaderboard"] + 1)]
+        ladders = storage.ladders
         results["leaderboard"] = await timed(
             SAMPLES["leaderboard"],
-            lambda i: storage.leaderboard("team" if i % 4 == 0 else "duel", scopes[i], caller_id=caller(scopes[i])),
+            lambda i: ladders.leaderboard("team" if i % 4 == 0 else "duel", scopes[i], caller_id=caller(scopes[i])),
         )
         users = [rng.randint(1, players) for _ in range(SAMPLES["rank"] + 1)]
         results["rank"] = await timed(
-            SAMPLES["rank"], lambda i: storage.standing(users[i], "duel", 0 if i % 2 else users[i] % guilds + 1)
+            SAMPLES["rank"], lambda i: storage.ladders.standing(users[i], "duel", 0 if i % 2 else users[i] % guilds + 1)
         )
         results["profile"] = await timed(
-            SAMPLES["profile"], lambda i: storage.profile(users[i], users[i] % guilds + 1)
+            SAMPLES["profile"], lambda i: storage.players.profile(users[i], users[i] % guilds + 1)
         )
-        results["history"] = await timed(SAMPLES["history"], lambda i: storage.game_history(users[i], 10))
+        results["history"] = await timed(SAMPLES["history"], lambda i: storage.players.game_history(users[i], 10))
         mine = [
             game_id for game_id, session in sorted(manager._sessions.items())
             if game_id % clients == client and session.state.to_move is not None
@@ -315,7 +316,7 @@ async def measure(url: str, players: int, guilds: int, client: int, clients: int
 
         async def commit(i: int) -> None:
             game_id, last_seq, events, snapshot = pending[i]
-            await storage.append_events(game_id, last_seq + 1, events, snapshot_ppn=snapshot,
+            await storage.games.append_events(game_id, last_seq + 1, events, snapshot_ppn=snapshot,
                                         turn_deadline=time.time() + 600)
 
         results["commit"] = await timed(min(samples, len(pending) - 1), commit)

@@ -21,7 +21,10 @@ from dataclasses import replace
 
 from percentiles import summary  # benchmarks/percentiles.py: the one definition
 
-from bot.storage.tournament_types import (
+from bot.tournaments import formats
+from bot.tournaments.formats import pairings, planned_rounds
+from bot.tournaments.standings import table
+from bot.tournaments.types import (
     Entrant,
     Match,
     Outcome,
@@ -29,9 +32,6 @@ from bot.storage.tournament_types import (
     TournamentFormat,
     TournamentSettings,
 )
-from bot.tournaments import formats
-from bot.tournaments.formats import pairings, planned_rounds
-from bot.tournaments.standings import table
 
 GOALS_MS = {"pairing": 50.0, "standings": 20.0}
 OUTCOMES: tuple[Outcome, ...] = ("a", "a", "b", "b", "draw", "none")

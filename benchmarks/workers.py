@@ -19,8 +19,11 @@ import argparse
 import asyncio
 import os
 import random
+import tempfile
 import time
+from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from load_probes import board_rate_bound, cpu_seconds, descendants
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
@@ -30,7 +33,8 @@ from bot.cogs.games.boards import board_request
 from bot.compute import ComputePool
 from bot.config_spec import ADVANTAGE_BAR_MS
 from bot.sessions import GameOptions, GameState, Place, Player, SessionManager
-from bot.storage.memory import MemoryStorage
+from bot.storage import open_storage
+from bot.storage.urls import SqliteUrl
 from bot.ui.pictures import draw_board, warm_up
 from puluc import Move, Position
 
@@ -41,9 +45,21 @@ async def first_legal(position: Position, level: str, rng: random.Random) -> Mov
 
 async def game_states(games: int) -> list[GameState]:
     """Every state of `games` Bell games between two people playing random legal moves (seeded)."""
-    found: list[GameState] = []
+    with tempfile.TemporaryDirectory() as directory:
+        storage = await open_storage(SqliteUrl(Path(directory) / "puluc.db"))
+        try:
+            return await _played_states(SessionManager(storage.games, picker=first_legal, seeds=_seeds()), games)
+        finally:
+            await storage.close()
+
+
+def _seeds() -> Callable[[], int]:
     seeds = iter(range(1, 10_000))
-    manager = SessionManager(MemoryStorage(), picker=first_legal, seeds=lambda: next(seeds))
+    return lambda: next(seeds)
+
+
+async def _played_states(manager: SessionManager, games: int) -> list[GameState]:
+    found: list[GameState] = []
     for number in range(games):
         rng = random.Random(number)
         alice, bob = Player(10 + 2 * number, "alice"), Player(11 + 2 * number, "bob")

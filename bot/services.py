@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.compute import ComputePool
 from bot.config import Config
 from bot.sessions import SessionManager
-from bot.storage.protocol import Storage
+from bot.storage import Storage
 from bot.ui.commands import CommandMentions
 from bot.ui.languages import GuildLanguages
 

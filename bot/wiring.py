@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
-from bot.storage.protocol import Storage
+from bot.storage import Storage
 from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import ADJUDICATION_MOVES, engine_adjudicator
 from bot.ui.languages import GuildLanguages
@@ -39,7 +39,7 @@ async def start_game_services(
 ) -> GameServices:
     compute = compute or ComputePool(0)
     manager = SessionManager(
-        storage,
+        storage.games,
         seeds=seeds,
         picker=picker or engine_picker(config.ai_budget_ms, compute),
         advisor=engine_advisor(config.ai_budget_ms, compute),
@@ -49,7 +49,7 @@ async def start_game_services(
     )
 
     async def stored_locale(guild_id: int) -> str | None:
-        return (await storage.guild_settings(guild_id)).locale
+        return (await storage.server_settings.guild_settings(guild_id)).locale
 
     languages = GuildLanguages(bot, stored_locale)
     publisher = Publisher(bot)
@@ -64,7 +64,7 @@ async def start_game_services(
     manager.add_listener(show)
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
-        storage, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
+        storage.tournaments, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
         adjudicator=engine_adjudicator(ADJUDICATION_MOVES * config.ai_budget_ms, compute),
     )
     tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages, mentions_of(bot)).show)

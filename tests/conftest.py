@@ -1,4 +1,4 @@
-"""Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite store, the bot in
+"""Fixtures of the whole suite: the Bell and Ants rules, a controllable clock, a real SQLite storage, the bot in
 SimCord, a fresh PostgreSQL schema (`postgres_url`: tests/postgres.py), and a check that nothing logs an ERROR a
 test did not declare. The helpers behind them live in `tests/helpers.py`. The tests' files live in memory
 where the machine has a RAM disk (`temporary_files_in_memory`)."""
@@ -18,9 +18,9 @@ import simcord.interactions as sim_interactions
 
 from bot.app import PulucBot
 from bot.config import Config
-from bot.storage.sqlite.store import SqliteStore, open_store
+from bot.storage import Storage
 from puluc import Rules
-from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_config, seeded_bot
+from tests.helpers import ErrorLog, FakeClock, MakeBot, World, is_refusal, make_config, open_sqlite, seeded_bot
 from tests.postgres import fresh_schema
 
 pytest_plugins = ["pytester"]  # tests/test_error_log.py runs the suite's own guard on a small inner suite
@@ -93,8 +93,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStore]:
-    opened = await open_store(tmp_path / "data" / "puluc.db", clock=clock)
+async def storage(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    opened = await open_sqlite(tmp_path / "data" / "puluc.db", clock=clock)
     yield opened
     await opened.close()
 

@@ -8,6 +8,7 @@ repositories). Sections:
 - seeds: `seed_sequence`, the hook for reproducible games (`PulucBot(seeds=...)`, `SessionManager(seeds=...)`);
 - positions built from a few cells (`at`, `ppn`), moves played by their notation, seeded random games;
 - images: decoding PNGs and reading their pixels;
+- storage: a SQLite database in a file (`open_sqlite`), and one that fails on demand (`FailingDatabase`);
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
 - SimCord: `World` (a server with five members), reading messages as a player does, and clicking;
@@ -20,7 +21,10 @@ import io
 import logging
 import random
 import re
-from collections.abc import Callable, Mapping
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,9 +42,11 @@ from bot.app import PulucBot, bot_for
 from bot.config import Config
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
+from bot.sessions.ports import GameRecords
 from bot.sessions.session import Advisor, MovePicker
-from bot.storage.memory import MemoryStorage
-from bot.storage.protocol import GameRepository
+from bot.storage import Storage, open_storage
+from bot.storage.shards import Shards
+from bot.storage.sql.port import Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
 from bot.ui import i18n
 from puluc import GameRecord, Move, Position, Rules
@@ -132,6 +138,69 @@ def pixels(image: Image.Image) -> list[tuple[int, ...]]:
     return list(flat() if flat is not None else image.getdata())
 
 
+
+# -- storage ------------------------------------------------------------------------------------------------
+
+
+async def open_sqlite(path: Path, *, clock: Callable[[], float] = time.time) -> Storage:
+    """The bot's storage on a SQLite file at `path` (created and migrated)."""
+    return await open_storage(SqliteUrl(path), clock=clock)
+
+
+class FailingDatabase:
+    """A database that fails on demand: `fail_next_write(error)` makes the next write transaction raise `error`
+    before anything of it is written (a full disk, a lost server); otherwise it is the database it wraps.
+    `Storage(FailingDatabase(storage.database))` is a storage on the same data that fails so."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self._failure: BaseException | None = None
+
+    def fail_next_write(self, error: BaseException) -> None:
+        self._failure = error
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._database.dialect
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self._database.clock
+
+    @property
+    def where(self) -> str:
+        return self._database.where
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Transaction]:
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        async with self._database.write() as tx:
+            yield tx
+
+    def read(self) -> AbstractAsyncContextManager[Transaction]:
+        return self._database.read()
+
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        return await self._database.fetch(sql, *args)
+
+    async def close(self) -> None:
+        await self._database.close()
+
+    async def schema_version(self) -> int:
+        return await self._database.schema_version()
+
+    async def engine_problems(self) -> list[str]:
+        return await self._database.engine_problems()
+
+    async def claim_shards(self, shards: Shards, owner: str) -> None:
+        await self._database.claim_shards(shards, owner)
+
+    async def after_bulk_load(self, tx: Transaction) -> None:
+        await self._database.after_bulk_load(tx)
+
+
 # -- the session layer --------------------------------------------------------------------------------------
 
 ALICE = Player(101, "alice")
@@ -160,11 +229,11 @@ async def first_legal(position: Position, level: str, rng: random.Random) -> Mov
     return position.legal_moves()[0]
 
 
-def make_manager(repo: GameRepository, clock: FakeClock, picker: MovePicker, seed: int = 7, *,
+def make_manager(games: GameRecords, clock: FakeClock, picker: MovePicker, seed: int = 7, *,
                  advisor: Advisor | None = None) -> SessionManager:
-    """A manager on `repo` whose games take the seeds seed, seed + 1, ... in order."""
+    """A manager on `games` (`storage.games`) whose games take the seeds seed, seed + 1, ... in order."""
     seeds = iter(range(seed, seed + 10_000))
-    return SessionManager(repo, picker=picker, advisor=advisor, clock=clock, seeds=lambda: next(seeds),
+    return SessionManager(games, picker=picker, advisor=advisor, clock=clock, seeds=lambda: next(seeds),
                           limits=Limits(max_open_per_host=3, ai_delay=AI_DELAY))
 
 
@@ -200,7 +269,15 @@ async def play_out(session: GameSession, manager: SessionManager, clock: FakeClo
 async def finished_bell_game(moves: int | None = None) -> GameState:
     """alice against bob on Bell, both playing their first legal move, to the end (or resigned by alice
     after `moves` moves)."""
-    manager = SessionManager(MemoryStorage(), picker=first_legal, seeds=lambda: 11)
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await open_sqlite(Path(folder) / "puluc.db")
+        try:
+            return await _play_first_legal(SessionManager(storage.games, picker=first_legal, seeds=lambda: 11), moves)
+        finally:
+            await storage.close()
+
+
+async def _play_first_legal(manager: SessionManager, moves: int | None) -> GameState:
     alice, bob = Player(1, "alice"), Player(2, "bob")
     lobby = await manager.open_lobby(alice, Place(guild_id=1, channel_id=1), GameOptions())
     session = manager.get(lobby.game_id)
@@ -431,7 +508,7 @@ async def accepted_challenge(world: World, *, ranked: bool = False) -> GameSessi
 
 async def logged_moves(world: World, game_id: int) -> list[str]:
     """The moves of a game as its stored log holds them, in order: what was played, each once."""
-    stored = await services(world.env.bot).storage.game_log(game_id)
+    stored = await services(world.env.bot).storage.games.game_log(game_id)
     return [e.payload["move"] for e in stored.events if e.kind == "move"]
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from bot.compute import ComputePool
 from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
+from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
@@ -29,7 +30,6 @@ from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.storage.errors import GameNotFound, HostLimitReached
-from bot.storage.protocol import GameRepository
 from bot.storage.shards import Shards
 from bot.storage.types import SeatSpec
 from puluc import Move, Position
@@ -114,7 +114,7 @@ class SessionManager:
 
     def __init__(
         self,
-        repository: GameRepository,
+        records: GameRecords,
         *,
         picker: MovePicker,
         advisor: Advisor | None = None,
@@ -123,7 +123,7 @@ class SessionManager:
         limits: Limits = Limits(),
         shards: Shards | None = None,
     ) -> None:
-        self.repository = repository
+        self.records = records
         self.shards = shards  # None: every server's games
         self._picker = picker
         self._advisor = advisor or engine_advisor()
@@ -142,8 +142,8 @@ class SessionManager:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every open game from the repository (replayed off the event loop); return how many loaded."""
-        states, corrupt = await read_open_games(self.repository, self.owns)
+        """Rebuild every open game from the database (replayed off the event loop); return how many loaded."""
+        states, corrupt = await read_open_games(self.records, self.owns)
         for bad in corrupt:
             log.error("%s; it stays in the database untouched and is not loaded", bad)
         for state in states:
@@ -265,12 +265,12 @@ class SessionManager:
         return ActionResult(state, None, tuple(Joined(s.seat, s.name) for s in state.seats))
 
     async def finished_state(self, game_id: int) -> GameState:
-        """A game read back from the repository (for rematch and replay of finished games)."""
+        """A game read back from the database (for rematch and replay of finished games)."""
         session = self._sessions.get(game_id)
         if session is not None:
             return session.state
         try:
-            return await read_game(self.repository, game_id)
+            return await read_game(self.records, game_id)
         except (GameNotFound, CorruptGame) as exc:
             raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
@@ -319,7 +319,7 @@ class SessionManager:
         limit = self.limits.max_open_per_host if host_id is not None else None
         try:
             with storage_errors():
-                game_id = await self.repository.create_game(
+                game_id = await self.records.create_game(
                     guild_id=place.guild_id, channel_id=place.channel_id, host_id=host_id,
                     variant=options.variant, rules=rules.to_dict(), turn_timer_seconds=options.turn_timer,
                     ranked=options.ranked, in_thread=place.in_thread, seats=specs, host_limit=limit,
@@ -336,7 +336,7 @@ class SessionManager:
         return state
 
     def _add(self, state: GameState) -> GameSession:
-        session = GameSession(state, self.repository, clock=self._clock, picker=self._picker,
+        session = GameSession(state, self.records, clock=self._clock, picker=self._picker,
                               advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed)
         self._sessions[state.game_id] = session
         self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)

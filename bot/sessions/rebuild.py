@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
+from bot.sessions.ports import GameRecords
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
-from bot.storage.protocol import GameRepository
 from bot.storage.types import Event, Game, GameLog
 from puluc import InvalidRulesError, Move, Position, PulucError, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
@@ -122,10 +122,10 @@ def _throw_off(game: Game) -> list[list[str]]:
     return rounds
 
 
-async def read_game(repository: GameRepository, game_id: int) -> GameState:
+async def read_game(records: GameRecords, game_id: int) -> GameState:
     """A stored game (any status), replayed in a worker thread. The storage layer's GameNotFound when there
     is no such game; CorruptGame when its log does not replay."""
-    return await asyncio.to_thread(state_from_log, await repository.game_log(game_id))
+    return await asyncio.to_thread(state_from_log, await records.game_log(game_id))
 
 
 def _rebuild_all(logs: tuple[GameLog, ...]) -> tuple[list[GameState], list[CorruptGame]]:
@@ -140,9 +140,9 @@ def _rebuild_all(logs: tuple[GameLog, ...]) -> tuple[list[GameState], list[Corru
 
 
 async def read_open_games(
-    repository: GameRepository, owned: Callable[[int | None], bool] = lambda guild_id: True
+    records: GameRecords, owned: Callable[[int | None], bool] = lambda guild_id: True
 ) -> tuple[list[GameState], list[CorruptGame]]:
     """Every open game (lobbies and running games) of a server `owned(guild_id)` accepts (this process's
     shards), replayed in one worker thread, and those that failed."""
-    logs = tuple(stored for stored in await repository.open_games() if owned(stored.game.guild_id))
+    logs = tuple(stored for stored in await records.open_games() if owned(stored.game.guild_id))
     return await asyncio.to_thread(_rebuild_all, logs)

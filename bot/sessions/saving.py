@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bot.sessions.errors import GameNotOpen, GameOver, NotSaved, StaleAction
+from bot.sessions.ports import GameRecords
 from bot.storage.errors import DuplicateEvent, EventGap, GameStateError, ShardNotHeld, StorageUnavailable
-from bot.storage.protocol import GameRepository
 from bot.storage.types import NewEvent
 
 
@@ -41,11 +41,11 @@ class Landed(enum.Enum):
     UNKNOWN = "unknown"  # the log cannot be read now, or it moved on some other way
 
 
-async def landed(repository: GameRepository, game_id: int, first_seq: int, events: list[NewEvent], *,
+async def landed(records: GameRecords, game_id: int, first_seq: int, events: list[NewEvent], *,
                  finished: bool) -> Landed:
     """Whether `events`, saved from `first_seq` on (finishing the game when `finished`), are in the log."""
     try:
-        stored = await repository.game_log(game_id)
+        stored = await records.game_log(game_id)
     except StorageUnavailable:
         return Landed.UNKNOWN
     tail = [(e.kind, e.payload) for e in stored.events if e.seq >= first_seq]

@@ -49,6 +49,7 @@ from bot.sessions.play import (
     throw_for_turns,
     throw_off_codes,
 )
+from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import state_from_log
 from bot.sessions.results import (
     ActionResult,
@@ -74,7 +75,6 @@ from bot.sessions.state import (
     ai_level_number,
     ai_seat_name,
 )
-from bot.storage.protocol import GameRepository
 from bot.storage.types import EndReason, FinishReport, NewEvent, SeatSpec
 from puluc import IllegalMove, InvalidMoveError, Move, MoveEffect, Position, throw_off
 
@@ -114,7 +114,7 @@ class GameSession:
     def __init__(
         self,
         state: GameState,
-        repository: GameRepository,
+        records: GameRecords,
         *,
         clock: Clock,
         picker: MovePicker,
@@ -123,7 +123,7 @@ class GameSession:
         on_change: ChangeListener | None = None,
     ) -> None:
         self._state = state
-        self._repo = repository
+        self._records = records
         self._clock = clock
         self._picker = picker
         self._advisor = advisor
@@ -148,7 +148,7 @@ class GameSession:
             state = require_lobby(self._state)
             seat = seat_for_newcomer(state, player, team)
             with storage_errors():
-                await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
+                await self._records.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             new = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             return self._commit(new, state, [Joined(seat, player.name)])
 
@@ -161,7 +161,7 @@ class GameSession:
             seat = free_seat(state, team)
             name = ai_seat_name(level)
             with storage_errors():
-                await self._repo.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
+                await self._records.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
             new = with_seat(state, SeatState(seat, name, ai_level=level))
             return self._commit(new, state, [Joined(seat, name, level)])
 
@@ -177,7 +177,7 @@ class GameSession:
             if user_id == state.host_id:
                 return await self._cancel(state, user_id, "host")
             with storage_errors():
-                await self._repo.remove_seat(state.game_id, seat.seat)
+                await self._records.remove_seat(state.game_id, seat.seat)
             new = replace(state, seats=tuple(s for s in state.seats if s.seat != seat.seat))
             return self._commit(new, state, [Left(seat.seat, seat.name)])
 
@@ -198,7 +198,7 @@ class GameSession:
             specs = [SeatSpec(s.seat, s.name, user_id=s.user_id,
                               ai_level=None if s.ai_level is None else ai_level_number(s.ai_level)) for s in new.seats]
             with storage_errors():
-                await self._repo.set_seats(state.game_id, specs)
+                await self._records.set_seats(state.game_id, specs)
             return self._commit(new, state, [Arranged(tuple((s.seat, s.name) for s in new.seats))])
 
     async def accept(self, player: Player, invited_id: int, seed: int) -> ActionResult:
@@ -209,7 +209,7 @@ class GameSession:
                 raise NotInvited(f"user {player.user_id} was not invited to game {state.game_id}")
             seat = seat_for_newcomer(state, player, "B")
             with storage_errors():
-                await self._repo.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
+                await self._records.set_seat(state.game_id, SeatSpec(seat, player.name, user_id=player.user_id))
             seated = with_seat(state, SeatState(seat, player.name, user_id=player.user_id))
             self._state = seated
             return await self._start(seated, seed, [Joined(seat, player.name)], previous=state)
@@ -336,7 +336,7 @@ class GameSession:
         async with self._lock:
             state = self._state
             with storage_errors():
-                await self._repo.set_message(state.game_id, message_id, in_thread=in_thread)
+                await self._records.set_message(state.game_id, message_id, in_thread=in_thread)
             place = state.place if in_thread is None else replace(state.place, in_thread=in_thread)
             self._state = replace(state, message_id=message_id, place=place)
 
@@ -353,7 +353,7 @@ class GameSession:
 
     async def _read_back(self) -> None:
         with storage_errors():
-            stored = await self._repo.game_log(self.game_id)
+            stored = await self._records.game_log(self.game_id)
         fresh = await asyncio.to_thread(state_from_log, stored)
         self._in_doubt = False
         state = self._state
@@ -366,7 +366,7 @@ class GameSession:
     async def _landed(self, first_seq: int, events: list[NewEvent], *, finished: bool) -> bool:
         """Whether a save that failed was stored after all (see `bot.sessions.saving.landed`); when that
         cannot be told, the state is read back before the next action."""
-        found = await landed(self._repo, self.game_id, first_seq, events, finished=finished)
+        found = await landed(self._records, self.game_id, first_seq, events, finished=finished)
         if found is Landed.YES:
             log.warning("game %d: events from %d were stored although the database's answer was lost",
                         self.game_id, first_seq)
@@ -382,7 +382,7 @@ class GameSession:
         start = Position.start(state.rules, off.first)
         now = self._clock()
         with storage_errors():
-            await self._repo.start_game(
+            await self._records.start_game(
                 state.game_id, first_team=off.first, throw_off=throw_off_codes(off.rounds), seed=seed,
                 snapshot_ppn=start.to_ppn(), turn_deadline=now,
             )
@@ -400,7 +400,7 @@ class GameSession:
 
     async def _cancel(self, state: GameState, user_id: int | None, by: str) -> ActionResult:
         with storage_errors():
-            await self._repo.cancel_game(state.game_id, {"by": by})
+            await self._records.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq
         new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=seq)
         return self._commit(new, state, [Cancelled(user_id)])
@@ -459,7 +459,7 @@ class GameSession:
             deadline = self._deadline_for(state)
             try:
                 with storage_errors(not_saved):
-                    await self._repo.append_events(
+                    await self._records.append_events(
                         state.game_id, first_seq, draft.events, snapshot_ppn=pos.to_ppn(),
                         turn_deadline=deadline, timeouts=draft.timeouts or None,
                     )
@@ -478,7 +478,7 @@ class GameSession:
         report: FinishReport | None
         try:
             with storage_errors(not_saved):
-                report = await self._repo.finish_game(
+                report = await self._records.finish_game(
                     state.game_id, winner=winner, scores=scores, end_reason=reason, kills=kills_by_seat(pos),
                     events=draft.events, first_seq=first_seq if draft.events else None, snapshot_ppn=pos.to_ppn(),
                 )

@@ -4,7 +4,7 @@ The source is opened read-only (never migrated, never written); the target is cr
 be empty. Every row of every table goes across in ONE transaction on the target, and before it commits, the
 copy is read back through that same transaction and compared with the source row by row (so every game's
 event log, and every rating): a failure or a difference leaves the target as empty as it was. Stop the bot
-first: rows it writes after the copy started would not be copied. Must never print (the command does).
+first: rows it writes after the copy started would not be copied.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import open_storage
+from bot.storage import Storage, open_storage
 from bot.storage.errors import StorageError
-from bot.storage.sql.store import SqlStore
 from bot.storage.sql.tables import Table
 from bot.storage.urls import parse_database_url
 
@@ -70,20 +69,20 @@ async def copy_data(source_url: str, target_url: str, progress: Progress = _igno
     return CopyReport(source_where, target_where, rows, time.monotonic() - started)
 
 
-async def _copy(source: SqlStore, target: SqlStore, progress: Progress) -> dict[str, int]:
-    present = await target.row_counts()
+async def _copy(source: Storage, target: Storage, progress: Progress) -> dict[str, int]:
+    present = await target.tables.row_counts()
     if any(present.values()):
         held = ", ".join(f"{n:,} {table}" for table, n in present.items() if n)
         raise CopyRefused(
             f"the target database {target.where} is not empty ({held}); copy-data fills only an empty database"
         )
-    expected = await source.row_counts()
+    expected = await source.tables.row_counts()
     total = sum(expected.values())
-    async with target.bulk_load() as bulk:
+    async with target.tables.bulk_load() as bulk:
         done = 0
         progress("copying", 0, total)
         # aclosing: a generator left half-read would keep its database's read lock until collected.
-        async with aclosing(source.export_rows(BATCH)) as batches:
+        async with aclosing(source.tables.export_rows(BATCH)) as batches:
             async for table, batch in batches:
                 await bulk.load(table, batch)
                 done += len(batch)
@@ -93,7 +92,7 @@ async def _copy(source: SqlStore, target: SqlStore, progress: Progress) -> dict[
             wrong = ", ".join(f"{t}: {expected[t]:,} in the source, {copied[t]:,} copied" for t in expected
                               if copied[t] != expected[t])
             raise CopyMismatch(f"the copy has the wrong number of rows ({wrong})")
-        async with aclosing(source.export_rows(BATCH)) as original, aclosing(bulk.rows(BATCH)) as copy:
+        async with aclosing(source.tables.export_rows(BATCH)) as original, aclosing(bulk.rows(BATCH)) as copy:
             await _compare(original, copy, total, progress)
     return expected
 

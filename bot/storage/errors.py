@@ -6,7 +6,6 @@ catches `sqlite3.Error` or `asyncpg.PostgresError`. Two families:
   the caller's view is wrong and retrying the same call cannot help;
 - `StorageUnavailable`: the database could not do its job right now (disk full, server unreachable or
   restarting, a lock held too long). Nothing was written; the same call may succeed in a moment.
-This module must never import a database driver.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Discord sends each server's events and interactions to one shard, `(guild_id >> 
 channel's games belong to exactly one shard and one process. `Shards` is the part of the deployment a process
 runs (`SHARD_COUNT`, `SHARD_IDS`); `Shards.whole()` is a deployment of one process with every server. A store
 whose shards are claimed (`Storage.claim_shards`) writes only games of servers on them. Direct messages have no
-server and belong to shard 0, as in Discord. This module is data: no I/O, no driver.
+server and belong to shard 0, as in Discord.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The values the storage layer takes and returns, the same for every backend.
 
 Plain frozen dataclasses, literals and enums, so sessions, cogs and tests can use them without a database.
-Must never import a database driver, openskill or discord (errors are in `bot.storage.errors`).
+The rating values (ladders, results, unranked reasons) are `bot.ratings.types`'.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Any, Literal, get_args
 
+from bot.ratings.types import Ladder, Result, Streak, UnrankedReason
 from bot.storage.errors import InvalidSeat, UnknownEventKind
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
@@ -22,22 +23,7 @@ EVENT_KINDS: frozenset[str] = frozenset({"throw", "move", "resign", "timeout", "
 SEAT_PATTERN = re.compile(r"[AB][1-8]")
 FORGOTTEN_NAME = "Former player"  # what anonymised seats show
 
-Ladder = Literal["duel", "team"]
-LADDERS: tuple[Ladder, ...] = ("duel", "team")
 GLOBAL_SCOPE = 0  # the scope id of the all-servers ladders; a server's ladders use its guild id
-Result = Literal["win", "draw", "loss"]
-
-
-class UnrankedReason(StrEnum):
-    """Why a finished game leaves ratings alone (the value is a stable code for logs and locales)."""
-
-    CASUAL = "casual"  # the game was not started as ranked
-    AI_SEAT = "ai_seat"  # any AI seat (also a human seat taken over by the AI)
-    EMPTY_SEAT = "empty_seat"  # a seat without a known human (e.g. a player who asked to be forgotten)
-    SAME_PLAYER = "same_player"  # one person held two seats
-    CANCELLED = "cancelled"
-    TOO_SHORT = "too_short"  # fewer than MIN_RANKED_MOVES moves
-    REPEAT = "repeat"  # the same line-ups already played REPEAT_LIMIT ranked games in the last 24 hours
 
 
 class Unchanged(Enum):
@@ -257,12 +243,6 @@ class BestWin:
     game_id: int
     opponent_rating: int
     played_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Streak:
-    result: Result
-    length: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 `sqlite:///relative/path.db` and `sqlite:////absolute/path.db` name a SQLite file (the embedded default);
 `postgresql://user:password@host:port/dbname` (or `postgres://`) names a PostgreSQL database. Anything else
-is refused with one line that says what to write. This module must never import a database driver.
+is refused with one line that says what to write.
 """
 
 from __future__ import annotations

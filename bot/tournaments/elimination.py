@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.storage.tournament_types import Match, Pairing
+from bot.tournaments.types import Match, Pairing
 
 
 def bracket_size(players: int) -> int:

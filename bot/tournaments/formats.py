@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from bot.storage.tournament_types import Entrant, Pairing, Tournament, TournamentFormat
 from bot.tournaments import elimination, roundrobin, swiss
 from bot.tournaments.standings import bracket_places, scores_and_opponents, seeds, standing_order, table
+from bot.tournaments.types import Entrant, Pairing, Tournament, TournamentFormat
 
 MIN_ENTRANTS = 3
 MAX_ENTRANTS = 256

@@ -18,8 +18,6 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.state import GameOptions, GameState, Player
 from bot.sessions.timers import DeadlineScheduler
 from bot.storage.errors import AlreadyEntered, TournamentNotFound
-from bot.storage.protocol import TournamentStore
-from bot.storage.tournament_types import Tournament, TournamentSettings
 from bot.tournaments import formats
 from bot.tournaments.errors import (
     AlreadyInTournament,
@@ -35,7 +33,14 @@ from bot.tournaments.errors import (
     TournamentNotOpen,
     TournamentStarted,
 )
-from bot.tournaments.ports import DEFAULT_LIMITS, Adjudicator, MatchRooms, TournamentLimits, TournamentListener
+from bot.tournaments.ports import (
+    DEFAULT_LIMITS,
+    Adjudicator,
+    MatchRooms,
+    TournamentLimits,
+    TournamentListener,
+    TournamentRecords,
+)
 from bot.tournaments.results import (
     Created,
     EntrantJoined,
@@ -45,6 +50,7 @@ from bot.tournaments.results import (
     TournamentUpdate,
 )
 from bot.tournaments.rounds import Rounds, game_outcome
+from bot.tournaments.types import Tournament, TournamentSettings
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +60,7 @@ class TournamentManager:
 
     def __init__(
         self,
-        store: TournamentStore,
+        records: TournamentRecords,
         games: SessionManager,
         *,
         rooms: MatchRooms,
@@ -62,11 +68,11 @@ class TournamentManager:
         clock: Callable[[], float] = time.time,
         limits: TournamentLimits = DEFAULT_LIMITS,
     ) -> None:
-        self._store = store
+        self._records = records
         self._games = games
         self._clock = clock
         self.limits = limits
-        self._rounds = Rounds(store, games, rooms, adjudicator, clock)
+        self._rounds = Rounds(records, games, rooms, adjudicator, clock)
         self._open: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._create_lock = asyncio.Lock()
@@ -81,7 +87,7 @@ class TournamentManager:
         """Rebuild every open tournament of this process's servers after the games are loaded: mark their match
         games, and tick each running one at once (to record what ended meanwhile and open any room still
         missing)."""
-        for tournament in await self._store.open_tournaments():
+        for tournament in await self._records.open_tournaments():
             if not self._games.owns(tournament.guild_id):
                 continue  # another bot process runs this server's shard, and its tournaments
             self._open[tournament.tournament_id] = tournament
@@ -125,7 +131,7 @@ class TournamentManager:
         found = self._open.get(tournament_id)
         if found is None:
             try:
-                found = await self._store.tournament(tournament_id)
+                found = await self._records.tournament(tournament_id)
             except TournamentNotFound as exc:
                 raise TournamentNotOpen(str(exc), tournament_id=tournament_id) from exc
         if found.guild_id != guild_id:
@@ -146,9 +152,9 @@ class TournamentManager:
             if len(mine) >= self.limits.per_organiser:
                 raise TooManyForOrganiser(f"user {creator.user_id} organises {len(mine)}",
                                           limit=self.limits.per_organiser)
-            tournament_id = await self._store.create_tournament(
+            tournament_id = await self._records.create_tournament(
                 guild_id=guild_id, channel_id=channel_id, creator_id=creator.user_id, settings=settings)
-            tournament = await self._store.tournament(tournament_id)
+            tournament = await self._records.tournament(tournament_id)
             self._open[tournament_id] = tournament
         return await self._tell(tournament, [Created()])
 
@@ -175,7 +181,7 @@ class TournamentManager:
             if len(entered) >= self.limits.per_player:
                 raise TooManyEntered(f"user {player.user_id} is in {len(entered)}", limit=self.limits.per_player)
             try:
-                entrant = await self._store.join_tournament(tournament_id, player.user_id, player.name)
+                entrant = await self._records.join_tournament(tournament_id, player.user_id, player.name)
             except AlreadyEntered as exc:
                 raise AlreadyInTournament(str(exc)) from exc
             tournament = replace(tournament, entrants=(*tournament.entrants, entrant))
@@ -187,7 +193,7 @@ class TournamentManager:
             entrant = tournament.entrant_of(user_id)
             if entrant is None:
                 raise NotInTournament(f"user {user_id} is not in tournament {tournament_id}")
-            await self._store.leave_tournament(tournament_id, user_id)
+            await self._records.leave_tournament(tournament_id, user_id)
             tournament = replace(tournament, entrants=tuple(e for e in tournament.entrants if e.user_id != user_id))
             return await self._keep(tournament, [EntrantLeft(entrant)])
 
@@ -203,7 +209,7 @@ class TournamentManager:
             seeded = formats.seeded(tournament.entrants,
                                     {e.number: ratings[e.user_id] for e in tournament.entrants if e.user_id})
             rounds = formats.planned_rounds(tournament.settings.format, count)
-            await self._store.start_tournament(tournament_id, entrants=seeded, rounds=rounds)
+            await self._records.start_tournament(tournament_id, entrants=seeded, rounds=rounds)
             tournament = replace(tournament, status="running", rounds=rounds,
                                  entrants=tuple(sorted(seeded, key=lambda e: e.number)))
             happenings: list[TournamentHappening] = []
@@ -216,14 +222,14 @@ class TournamentManager:
             tournament = self.get(tournament_id)
             self._require_organiser(tournament, user_id, organiser)
             await self._rounds.call_off_all(tournament)
-            await self._store.cancel_tournament(tournament_id)
+            await self._records.cancel_tournament(tournament_id)
             tournament = replace(tournament, status="cancelled", round_deadline=None, finished_at=self._clock())
             return await self._keep(tournament, [TournamentCancelled(user_id)])
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         """Remember the announcement message that carries the tournament's buttons."""
         async with self._lock(tournament_id):
-            await self._store.set_tournament_message(tournament_id, message_id)
+            await self._records.set_tournament_message(tournament_id, message_id)
             found = self._open.get(tournament_id)
             if found is not None:
                 self._open[tournament_id] = replace(found, message_id=message_id)

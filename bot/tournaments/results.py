@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.sessions.results import ActionResult
-from bot.storage.tournament_types import Entrant, Match, Tournament
+from bot.tournaments.types import Entrant, Match, Tournament
 
 
 @dataclass(frozen=True, slots=True)

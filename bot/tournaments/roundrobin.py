@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.storage.tournament_types import Pairing
+from bot.tournaments.types import Pairing
 
 
 def round_robin_rounds(players: int) -> int:

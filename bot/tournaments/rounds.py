@@ -18,10 +18,8 @@ from bot.sessions.errors import GameNotOpen, GameOver
 from bot.sessions.manager import SessionManager
 from bot.sessions.results import ActionResult
 from bot.sessions.state import GameOptions, GameState, Player
-from bot.storage.protocol import TournamentStore
-from bot.storage.tournament_types import DecidedBy, Match, Outcome, Tournament
 from bot.tournaments import formats
-from bot.tournaments.ports import Adjudicator, MatchRooms, RoomUnavailable
+from bot.tournaments.ports import Adjudicator, MatchRooms, RoomUnavailable, TournamentRecords
 from bot.tournaments.results import (
     MatchDecided,
     MatchOpened,
@@ -29,6 +27,7 @@ from bot.tournaments.results import (
     TournamentFinished,
     TournamentHappening,
 )
+from bot.tournaments.types import DecidedBy, Match, Outcome, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +50,9 @@ def adjudicated(chance_a: float) -> Outcome:
 class Rounds:
     """The steps of a running tournament; stateless apart from its collaborators."""
 
-    def __init__(self, store: TournamentStore, games: SessionManager, rooms: MatchRooms, adjudicator: Adjudicator,
+    def __init__(self, records: TournamentRecords, games: SessionManager, rooms: MatchRooms, adjudicator: Adjudicator,
                  clock: Callable[[], float]) -> None:
-        self._store = store
+        self._records = records
         self._games = games
         self._rooms = rooms
         self._adjudicator = adjudicator
@@ -67,7 +66,7 @@ class Rounds:
             for board, p in enumerate(formats.pairings(tournament, round_no), start=1)
         )
         deadline = self._clock() + tournament.settings.round_seconds
-        await self._store.add_round(tournament.tournament_id, round_no, matches, deadline)
+        await self._records.add_round(tournament.tournament_id, round_no, matches, deadline)
         happenings.append(RoundStarted(round_no))
         return replace(tournament, round=round_no, round_deadline=deadline, matches=tournament.matches + matches)
 
@@ -93,7 +92,7 @@ class Rounds:
             options = GameOptions(settings.variant, 1, settings.setup, settings.ranked, settings.turn_timer_seconds)
             players = (Player(a.user_id, a.display_name), Player(b.user_id, b.display_name))
             opened = await self._games.open_match(players, place, options, tournament.tournament_id)
-            await self._store.set_match_game(tournament.tournament_id, match.round, match.board,
+            await self._records.set_match_game(tournament.tournament_id, match.round, match.board,
                                              game_id=opened.game_id, thread_id=place.channel_id)
             placed = replace(match, game_id=opened.game_id, thread_id=place.channel_id)
             tournament = _with_match(tournament, placed)
@@ -111,7 +110,7 @@ class Rounds:
         stopped: ActionResult | None = None,
     ) -> Tournament:
         """Record a match's result (once: a result already recorded stays)."""
-        if not await self._store.decide_match(tournament.tournament_id, match.round, match.board, outcome=outcome,
+        if not await self._records.decide_match(tournament.tournament_id, match.round, match.board, outcome=outcome,
                                               decided_by=decided_by, chance_a=chance_a):
             return tournament
         decided = replace(match, outcome=outcome, decided_by=decided_by, chance_a=chance_a)
@@ -171,7 +170,7 @@ class Rounds:
         """Once the round is decided: the next round, or the end with its winner."""
         while tournament.status == "running" and formats.round_decided(tournament, tournament.round):
             if tournament.round >= (tournament.rounds or 0):
-                await self._store.finish_tournament(tournament.tournament_id)
+                await self._records.finish_tournament(tournament.tournament_id)
                 happenings.append(TournamentFinished(formats.winner(tournament)))
                 return replace(tournament, status="finished", round_deadline=None, finished_at=self._clock())
             tournament = await self.open_round(tournament, tournament.round + 1, happenings)

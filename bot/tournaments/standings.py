@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.storage.tournament_types import Match, Tournament, TournamentFormat
 from bot.tournaments.elimination import knocked_out_in
+from bot.tournaments.types import Match, Tournament, TournamentFormat
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 

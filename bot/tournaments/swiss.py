@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from bot.storage.tournament_types import Pairing
+from bot.tournaments.types import Pairing
 
 # Search nodes allowed for the preferred pairing before the constrained fallback takes over: a few
 # thousand times what a 256-player round needs when nothing blocks (one node per board).

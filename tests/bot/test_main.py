@@ -108,7 +108,7 @@ def make_database(path: Path, games: int, players_per_game: int = 2) -> None:
                 for index in range(players_per_game):
                     user += 1
                     seats.append(SeatSpec(f"{'AB'[index % 2]}{index // 2 + 1}", f"player{user}", user_id=user))
-                await storage.create_game(
+                await storage.games.create_game(
                     guild_id=1, channel_id=2, host_id=seats[0].user_id, variant="bell", rules={},
                     turn_timer_seconds=600, seats=seats,
                 )

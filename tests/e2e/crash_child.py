@@ -1,8 +1,8 @@
-"""The child process of the crash-safety test: a burst of moves through the real session layer and store.
+"""The child process of the crash-safety test: a burst of moves through the real session layer and storage.
 
-Run as `python -m tests.e2e.crash_child DB_PATH GAMES SEED`. It opens the SQLite store, reloads every open
+Run as `python -m tests.e2e.crash_child DB_PATH GAMES SEED`. It opens the SQLite storage, reloads every open
 game (so a second run continues where a killed one stopped), keeps one running 1 v 1 game in each of
-GAMES channels, and has every channel's players move as fast as the store commits, all channels at once.
+GAMES channels, and has every channel's players move as fast as the storage commits, all channels at once.
 After each action the session layer acknowledges (the point where the bot would tell the player "your move
 is in"), it prints one JSON line on stdout and flushes it. The parent kills it with SIGKILL mid-burst.
 It must never print anything before the action it reports has returned.
@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 from bot.sessions import GameOptions, GameSession, Limits, Place, Player, SessionManager
-from bot.storage.sqlite.store import open_store
-from tests.helpers import first_legal, seed_sequence  # first_legal: no seat is played by the AI
+from tests.helpers import first_legal, open_sqlite, seed_sequence  # first_legal: no seat is played by the AI
 
 GUILD_ID = 77
 
@@ -81,8 +80,8 @@ async def burst(manager: SessionManager, channel: int, rng: random.Random) -> No
 
 
 async def main(path: Path, games: int, seed: int) -> None:
-    store = await open_store(path)
-    manager = SessionManager(store, picker=first_legal, seeds=seed_sequence(seed),
+    storage = await open_sqlite(path)
+    manager = SessionManager(storage.games, picker=first_legal, seeds=seed_sequence(seed),
                              limits=Limits(max_open_per_host=2, ai_delay=0.0))
     loaded = await manager.load()
     channels = range(1, games + 1)

@@ -93,11 +93,13 @@ def steps(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[Steps]:
     bot = world.env.bot
     assert isinstance(bot, PulucBot) and bot.compute is not None
     found = Steps()
-    store = services(bot).storage
-    for name in dir(store):
-        method = getattr(store, name, None)
-        if not name.startswith("_") and inspect.iscoroutinefunction(method):
-            monkeypatch.setattr(store, name, slow(found, name, method, bot.ack_grace + LATER_SECONDS))
+    storage = services(bot).storage
+    for store in (storage.games, storage.ladders, storage.players, storage.seasons, storage.tournaments,
+                  storage.server_settings):
+        for name in dir(store):
+            method = getattr(store, name, None)
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                monkeypatch.setattr(store, name, slow(found, name, method, bot.ack_grace + LATER_SECONDS))
     monkeypatch.setattr(bot.compute, "run", recorded(found, "cpu", bot.compute.run))
     for name in ("defer", "send_message", "edit_message"):
         original = getattr(discord.InteractionResponse, name)

@@ -49,7 +49,7 @@ async def test_every_command_works_on_a_game_the_bot_played(world: World) -> Non
     (replay_button,) = custom_ids(final, "puluc:replay:")
     (rematch_button,) = custom_ids(final, "puluc:rematch:")
     game_id = int(replay_button.split(":")[2])
-    stored = await services(world.env.bot).storage.get_game(game_id)
+    stored = await services(world.env.bot).storage.games.get_game(game_id)
     assert stored.status == "finished"
 
     history = await world.alice.slash(world.games, "puluc history")

@@ -1,6 +1,6 @@
 """Crash safety: a bot process killed with SIGKILL in the middle of a burst of moves loses nothing it confirmed.
 
-A child process (`tests/e2e/crash_child.py`) runs the real session layer on the real SQLite store and prints
+A child process (`tests/e2e/crash_child.py`) runs the real session layer on the real SQLite storage and prints
 every move the session layer acknowledged. We kill it mid-burst, three times, each run continuing the games
 the previous one left. After each kill the database must pass `PRAGMA integrity_check`, hold every
 acknowledged move at its place with the position the player was shown, and hold no half-applied turn (a move
@@ -25,10 +25,10 @@ from typing import Any
 
 from bot.sessions import Limits, SessionManager
 from bot.sessions.rebuild import state_from_log
-from bot.storage.sqlite.store import SqliteStore, open_store
+from bot.storage import Storage
 from bot.storage.types import GameLog
 from tests.e2e.crash_child import players, resume
-from tests.helpers import first_legal, seed_sequence
+from tests.helpers import first_legal, open_sqlite, seed_sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6
@@ -97,10 +97,10 @@ def position_after(log: GameLog, seq: int) -> str:
     return state.position.to_ppn()
 
 
-async def all_logs(store: SqliteStore, db: Path) -> dict[int, GameLog]:
+async def all_logs(storage: Storage, db: Path) -> dict[int, GameLog]:
     with closing(sqlite3.connect(db)) as conn:
         ids = [row[0] for row in conn.execute("SELECT game_id FROM games ORDER BY game_id")]
-    return {game_id: await store.game_log(game_id) for game_id in ids}
+    return {game_id: await storage.games.game_log(game_id) for game_id in ids}
 
 
 def assert_no_half_applied_turn(log: GameLog) -> None:
@@ -146,21 +146,21 @@ def assert_acks_kept(logs: dict[int, GameLog], acks: list[Ack]) -> None:
 
 async def check_after_kill(db: Path, acks: list[Ack]) -> None:
     assert_integrity(db)
-    store = await open_store(db)
+    storage = await open_sqlite(db)
     try:
-        logs = await all_logs(store, db)
+        logs = await all_logs(storage, db)
         for log in logs.values():
             assert_no_half_applied_turn(log)
         assert_acks_kept(logs, acks)
     finally:
-        await store.close()
+        await storage.close()
 
 
 async def continue_every_game(db: Path) -> int:
     """Load the open games as a restarted bot would and play each one to its end; return how many."""
-    store = await open_store(db)
+    storage = await open_sqlite(db)
     try:
-        manager = SessionManager(store, picker=first_legal, seeds=seed_sequence(99),
+        manager = SessionManager(storage.games, picker=first_legal, seeds=seed_sequence(99),
                                  limits=Limits(max_open_per_host=2, ai_delay=0.0))
         loaded = await manager.load()
         rng = random.Random(5)
@@ -180,10 +180,10 @@ async def continue_every_game(db: Path) -> int:
             assert session.state.status == "finished", f"game {session.game_id} did not end"
             assert finished is not None and finished.winner == session.state.winner
         assert not manager.sessions  # finished games leave the manager
-        assert await store.integrity_check() == "ok"
+        assert await storage.integrity_check() == "ok"
         return loaded
     finally:
-        await store.close()
+        await storage.close()
 
 
 async def test_sigkill_mid_burst_keeps_every_acknowledged_move_and_no_half_turn(tmp_path: Path) -> None:

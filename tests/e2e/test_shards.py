@@ -27,7 +27,7 @@ from bot.storage.types import GLOBAL_SCOPE
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GUILD_0, GUILD_1, GUILD_2 = 1000 << 22, 1001 << 22, 1002 << 22  # on shards 0, 1 and 0 of 2
 READ_TIMEOUT = 60.0
-# A player is listed on a leaderboard after 5 ranked games (bot/storage/ratings.py); a game is ranked from 6
+# A player is listed on a leaderboard after 5 ranked games (bot/ratings/__init__.py); a game is ranked from 6
 # moves on, and at most 3 a day between the same two players: alice plays bob 3 times, then carol twice.
 OPPONENTS = ("bob", "bob", "bob", "carol", "carol")
 RANKED_MOVES = 6
@@ -132,10 +132,10 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     try:  # while each server's own ladder holds its own players only
         for guild, other in ((GUILD_0, GUILD_1), (GUILD_1, GUILD_0)):
             for user, count in zip(players[guild], (5, 3, 2), strict=True):
-                own = await store.standing(user, "duel", guild)
-                everywhere = await store.standing(user, "duel", GLOBAL_SCOPE)
+                own = await store.ladders.standing(user, "duel", guild)
+                everywhere = await store.ladders.standing(user, "duel", GLOBAL_SCOPE)
                 assert own is not None and everywhere is not None and own.games == everywhere.games == count
-                assert await store.standing(user, "duel", other) is None
+                assert await store.ladders.standing(user, "duel", other) is None
     finally:
         await store.close()
 
@@ -167,7 +167,7 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     assert sum(fired["timeouts"].values()) == 1 and fired["ran_out"] == 1  # 51 s: the next turn still has time
     store = await open_storage(postgres_url)
     try:
-        log = await store.game_log(timed["game"])
+        log = await store.games.game_log(timed["game"])
         assert [e.kind for e in log.events].count("timeout") == 1
     finally:
         await store.close()
@@ -179,7 +179,7 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     assert await mistaken.process.wait() == 3
     store = await open_storage(postgres_url)
     try:
-        assert all(log.game.guild_id != GUILD_2 for log in await store.open_games())
+        assert all(log.game.guild_id != GUILD_2 for log in await store.games.open_games())
     finally:
         await store.close()
     assert await asyncio.gather(first.stop(), second.stop()) == [0, 0]

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ratings
 from bot.cogs.base import PulucCog, place_of
 from bot.cogs.games.components import GameButton
 from bot.config_spec import TURN_TIMER_SECONDS
@@ -18,7 +19,6 @@ from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession
 from bot.sessions.balance import Split, best_split
 from bot.sessions.errors import HostOnly, NoGameHere
 from bot.sessions.state import ADDED_RULES, server_rules
-from bot.storage import ratings
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import AckGrace, Refusal, acknowledge, check_bot_permissions, report_error
 from bot.ui.views import ids
@@ -91,9 +91,9 @@ class Lobby(PulucCog):
         added rules only where the variant can take them: `server_rules`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise app_commands.NoPrivateMessage()  # games are played in servers only
-        store = self.games.storage
-        guild = await store.guild_settings(interaction.guild_id)
-        channel_ranked = await store.channel_ranked(interaction.channel_id)
+        storage = self.games.storage
+        guild = await storage.server_settings.guild_settings(interaction.guild_id)
+        channel_ranked = await storage.server_settings.channel_ranked(interaction.channel_id)
         if ranked and channel_ranked is False:
             raise Refusal("error.ranked_off")
         chosen = variant or guild.default_variant or DEFAULT_VARIANT
@@ -265,8 +265,8 @@ async def _skill(games: GameServices, seat: SeatState) -> ratings.Skill:
         return ratings.AI_SKILLS[seat.ai_level]
     if seat.user_id is None:
         return ratings.NEWCOMER
-    store = games.storage
-    found = await store.skill(seat.user_id, "team") or await store.skill(seat.user_id, "duel")
+    storage = games.storage
+    found = await storage.ladders.skill(seat.user_id, "team") or await storage.ladders.skill(seat.user_id, "duel")
     return found or ratings.NEWCOMER
 
 

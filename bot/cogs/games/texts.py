@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot import ratings
 from bot.sessions import (
     MAX_TIMEOUTS,
     Finished,
@@ -20,7 +21,6 @@ from bot.sessions import (
     Thrown,
     TimedOut,
 )
-from bot.storage import ratings
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, join_list, t
 from bot.ui.numbers import signed

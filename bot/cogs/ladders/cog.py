@@ -1,7 +1,7 @@
 """Ladders and players: `/puluc leaderboard` (a closed season's too), `profile`, `history`, `replay`, `privacy`
 and `forget-me`, plus the leaderboards' Previous / Next buttons and forget-me's confirmation.
 
-Glue only: read the store, render charts and replays in a worker thread (after deferring, so Discord's
+Glue only: read the storage, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
 finished) are one ephemeral sentence. This module must never compute ratings or ranks (the storage layer
 does), never draw user text (names) into an image, and never decide game rules.
@@ -30,8 +30,8 @@ from bot.cogs.ladders.embeds import (
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
 from bot.services import compute_of, mentions_of, storage_of
 from bot.sessions.rebuild import read_game
+from bot.storage import Storage
 from bot.storage.errors import GameNotFound
-from bot.storage.protocol import Storage
 from bot.storage.types import GLOBAL_SCOPE, Game
 from bot.ui.i18n import (
     choices,
@@ -55,7 +55,7 @@ class Ladders(PulucCog):
     dynamic_items = DYNAMIC_ITEMS
 
     @property
-    def store(self) -> Storage:
+    def storage(self) -> Storage:
         return storage_of(self.bot)
 
     # -- leaderboard ------------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class Ladders(PulucCog):
             raise Refusal("error.season.global")
         grace = AckGrace(interaction)
         if season is not None:
-            current = await grace.run(self.store.current_season(scope_id))
+            current = await grace.run(self.storage.seasons.current_season(scope_id))
             if season > current:
                 raise Refusal("error.season.unknown", season=season, current=current)
             if season < current:  # a closed season: its archived leaderboard
@@ -96,13 +96,14 @@ class Ladders(PulucCog):
         lang = language_for(interaction.locale)
         target = user or interaction.user
         grace = AckGrace(interaction)
-        found = await grace.run(self.store.profile(target.id, interaction.guild_id))
+        found = await grace.run(self.storage.players.profile(target.id, interaction.guild_id))
         if found is None:
             await answer(interaction, content=t("profile.unknown", lang, player=target.mention), ephemeral=True)
             return
         ladder = chart_ladder(found)
         can_attach = interaction.app_permissions.attach_files
-        points = await grace.run(self.store.rating_history(target.id, ladder)) if ladder and can_attach else ()
+        history = self.storage.ladders.rating_history
+        points = await grace.run(history(target.id, ladder)) if ladder and can_attach else ()
         if not points:
             await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
@@ -119,7 +120,7 @@ class Ladders(PulucCog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        games = await AckGrace(interaction).run(self.store.game_history(target.id, HISTORY_LENGTH))
+        games = await AckGrace(interaction).run(self.storage.players.game_history(target.id, HISTORY_LENGTH))
         await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)))
 
     # -- replay -----------------------------------------------------------------------------------------
@@ -138,7 +139,7 @@ class Ladders(PulucCog):
             await answer(interaction, content=text, ephemeral=True)
             return
         await grace.now()  # the replay is drawn next
-        replay = await replay_of(await read_game(self.store, game_id), lang, interaction.filesize_limit,
+        replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
                                  compute_of(self.bot))
         await interaction.followup.send(replay.text, files=replay.files)
 
@@ -147,7 +148,7 @@ class Ladders(PulucCog):
         if not interaction.app_permissions.attach_files:
             return "ladder.need_files"
         try:
-            game = await self.store.get_game(game_id)
+            game = await self.storage.games.get_game(game_id)
         except GameNotFound:
             return "ladder.replay.unknown"
         if not _visible_to(game, interaction):
@@ -163,7 +164,7 @@ class Ladders(PulucCog):
     @app_commands.command(name=command_name("privacy"), description=command_description("privacy"))
     async def privacy(self, interaction: discord.Interaction[Any]) -> None:
         await acknowledge(interaction, ephemeral=True)
-        data = await self.store.personal_data(interaction.user.id)
+        data = await self.storage.players.personal_data(interaction.user.id)
         embed = privacy_embed(data, language_for(interaction.locale))
         await interaction.followup.send(embed=embed, ephemeral=True)
 

@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 import discord
 
 from bot.cogs.games.texts import variant_label
+from bot.ratings import PROVISIONAL_GAMES
+from bot.ratings.seasons import SeasonEntry, SeasonPage
 from bot.sessions.state import ai_level_of
-from bot.storage.ratings import PROVISIONAL_GAMES
-from bot.storage.season_types import SeasonEntry, SeasonPage
 from bot.storage.types import (
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,

@@ -141,7 +141,7 @@ async def leaderboard_page(
     interaction: discord.Interaction[Any], scope: int, ladder: str, page: int, owner: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     lang = language_for(interaction.locale)
-    found = await storage_of(interaction.client).leaderboard(ladder, scope, page, caller_id=owner)
+    found = await storage_of(interaction.client).ladders.leaderboard(ladder, scope, page, caller_id=owner)
     view = leaderboard_view(scope, ladder, page, owner, lang,
                             has_previous=found.has_previous, has_next=found.has_next)
     return leaderboard_embed(found, lang, owner), view
@@ -154,7 +154,7 @@ async def season_page(
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     lang = language_for(interaction.locale)
-    found = await storage_of(interaction.client).season_leaderboard(interaction.guild_id, season, ladder, page,
+    found = await storage_of(interaction.client).seasons.season_leaderboard(interaction.guild_id, season, ladder, page,
                                                                     caller_id=owner)
     view = season_view(season, ladder, page, owner, lang, has_previous=found.has_previous,
                        has_next=found.has_next)
@@ -189,7 +189,7 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
             text = t("privacy.forget.expired", lang)
         else:
             try:
-                report = await grace.run(storage_of(interaction.client).forget_me(user_id))
+                report = await grace.run(storage_of(interaction.client).players.forget_me(user_id))
             except PlayerInOpenGame:
                 text = t("privacy.forget.open_game", lang)
             else:

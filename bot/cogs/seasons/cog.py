@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.seasons.embeds import podium, started_text
+from bot.ratings.types import LADDERS
 from bot.services import mentions_of, services, storage_of
-from bot.storage.types import LADDERS
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import acknowledge
 
@@ -55,16 +55,17 @@ class Seasons(commands.Cog):
         guild_id = interaction.guild_id
         if guild_id is None:
             raise app_commands.NoPrivateMessage()
-        store = storage_of(self.bot)
+        storage = storage_of(self.bot)
         await acknowledge(interaction, ephemeral=not confirm)
         if not confirm:
-            current = await store.current_season(guild_id)
+            current = await storage.seasons.current_season(guild_id)
             await interaction.followup.send(
                 t("season.confirm_needed", language_for(interaction.locale), season=current), ephemeral=True)
             return
-        closed = await store.start_season(guild_id)
+        closed = await storage.seasons.start_season(guild_id)
         lang = await services(self.bot).languages.get(guild_id)  # the whole channel reads it
-        podiums = [podium(await store.season_leaderboard(guild_id, closed.number, ladder), lang) for ladder in LADDERS]
+        podiums = [podium(await storage.seasons.season_leaderboard(guild_id, closed.number, ladder), lang)
+                   for ladder in LADDERS]
         await interaction.followup.send(started_text(closed, podiums, lang, mentions_of(self.bot)))
 
 

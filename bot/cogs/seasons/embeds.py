@@ -1,13 +1,13 @@
 """What the season commands show: the closing of a season and its podiums.
 
-Pure functions from `bot.storage.season_types` values to translated embeds and lines; no I/O. Every word comes
+Pure functions from `bot.ratings.seasons` values to translated embeds and lines; no I/O. Every word comes
 from the catalogues through `bot.ui.i18n.t`.
 """
 
 from __future__ import annotations
 
 from bot.cogs.ladders.embeds import ladder_label, player_name
-from bot.storage.season_types import Season, SeasonPage
+from bot.ratings.seasons import Season, SeasonPage
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
 

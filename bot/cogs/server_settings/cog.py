@@ -72,7 +72,7 @@ class Settings(commands.Cog):
         eagle_returns: bool | None = None,
     ) -> None:
         games = services(self.bot)
-        store = games.storage
+        storage = games.storage
         guild_id = interaction.guild_id
         channel_id = interaction.channel_id
         assert guild_id is not None and channel_id is not None  # guild_only
@@ -88,15 +88,15 @@ class Settings(commands.Cog):
             if value is not None:
                 changes[rule] = value
         lang = language_for(interaction.locale)
-        current = await store.guild_settings(guild_id)
+        current = await storage.server_settings.guild_settings(guild_id)
         if changes:
             default_game(current.updated(**changes), lang)  # refuses before anything is saved
-            current = await store.update_guild_settings(guild_id, **changes)
+            current = await storage.server_settings.update_guild_settings(guild_id, **changes)
         if ranked is not None:
-            await store.set_channel_ranked(guild_id, channel_id, ranked)
+            await storage.server_settings.set_channel_ranked(guild_id, channel_id, ranked)
         if language is not None:
             games.languages.forget(guild_id)
-        channel_ranked = await store.channel_ranked(channel_id)
+        channel_ranked = await storage.server_settings.channel_ranked(channel_id)
         default = default_game(current, lang)
         summary = t(
             "settings.summary", lang,

@@ -21,9 +21,9 @@ from bot.cogs.tournaments.texts import standings_embed
 from bot.cogs.tournaments.views import DYNAMIC_ITEMS, cancel_tournament, confirm, start_tournament, where
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT
-from bot.storage.tournament_types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.tournaments.errors import TournamentNotOpen
 from bot.tournaments.manager import TournamentManager
+from bot.tournaments.types import FORMATS, Tournament, TournamentFormat, TournamentSettings
 from bot.ui.i18n import choices, command_description, command_name, option_description, option_name
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, check_bot_permissions
 
@@ -90,9 +90,9 @@ class Tournaments(PulucCog):
             raise Refusal("error.tournament.channel")
         self.games.cooldowns.hit(interaction.user.id)
         await acknowledge(interaction, ephemeral=True)
-        store = self.games.storage
-        guild = await store.guild_settings(guild_id)
-        channel_ranked = await store.channel_ranked(channel_id)
+        storage = self.games.storage
+        guild = await storage.server_settings.guild_settings(guild_id)
+        channel_ranked = await storage.server_settings.channel_ranked(channel_id)
         if ranked and channel_ranked is False:
             raise Refusal("error.ranked_off")
         settings = TournamentSettings(
@@ -154,7 +154,7 @@ class Tournaments(PulucCog):
 
     @standings.autocomplete("tournament")
     async def any_choices(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
-        found = await self.games.storage.guild_tournaments(interaction.guild_id or 0, MAX_CHOICES)
+        found = await self.games.storage.tournaments.guild_tournaments(interaction.guild_id or 0, MAX_CHOICES)
         return _choices(found, current)
 
     # -- internals --------------------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from bot.cogs.tournaments.texts import (
 )
 from bot.cogs.tournaments.views import card_view
 from bot.sessions.state import Place
-from bot.storage.tournament_types import Match, Tournament
 from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import RoomUnavailable
 from bot.tournaments.results import (
@@ -35,6 +34,7 @@ from bot.tournaments.results import (
     TournamentFinished,
     TournamentUpdate,
 )
+from bot.tournaments.types import Match, Tournament
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.languages import GuildLanguages

@@ -9,9 +9,9 @@ from __future__ import annotations
 import discord
 
 from bot.cogs.games.texts import duration, variant_title
-from bot.storage.tournament_types import Match, Tournament
 from bot.tournaments.elimination import advancer
 from bot.tournaments.standings import bracket_places, seeds, table
+from bot.tournaments.types import Match, Tournament
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.numbers import decimal

@@ -10,10 +10,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import ratings
 from bot.cogs.games.lobby import player_of
 from bot.services import GameServices, services
-from bot.storage import ratings
-from bot.storage.tournament_types import Tournament
+from bot.tournaments.types import Tournament
 from bot.ui.i18n import language_for, t
 from bot.ui.replies import check_bot_permissions, report_error
 from bot.ui.views.components import admitted
@@ -107,8 +107,8 @@ async def cancel_tournament(interaction: discord.Interaction[Any], tournament_id
 
 async def _rating(games: GameServices, user_id: int, guild_id: int) -> int:
     """The rating a player is seeded by: this server's 1 v 1 ladder, else all servers', else a newcomer's."""
-    store = games.storage
-    skill = await store.skill(user_id, "duel", guild_id) or await store.skill(user_id, "duel")
+    storage = games.storage
+    skill = await storage.ladders.skill(user_id, "duel", guild_id) or await storage.ladders.skill(user_id, "duel")
     return (skill or ratings.NEWCOMER).display
 
 

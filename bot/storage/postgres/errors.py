@@ -5,7 +5,6 @@ arrives as an OSError or a timeout. A lost, refusing, restarting or overloaded s
 `StorageUnavailable("unreachable")`, a full disk "disk_full", a lock or statement timeout (or a deadlock)
 "busy", a read-only server "read_only"; a broken constraint becomes `ConstraintViolation`; anything else (a
 bug in our SQL) a plain `StorageError`. Messages are the server's, which never include the password.
-Must never be imported from outside `bot/storage/postgres/`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Inspecting a PostgreSQL database without changing it (see `bot.storage.inspection`).
+"""Inspecting a PostgreSQL database without changing it (`bot.storage.inspect_storage`).
 
 `--check` connects, reads the recorded schema version, counts games and players and checks integrity. When
 the database needs migrating, the migrations are run inside a transaction that is rolled back: that proves
 they apply (the user may create tables; PostgreSQL 15 no longer lets every user create in schema `public`)
-while leaving the database exactly as it was. Must never be imported from outside `bot/storage/`.
+while leaving the database exactly as it was.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncpg
 
 from bot.storage.postgres import schema
+from bot.storage.postgres.database import CONNECT_TIMEOUT_S, open_database
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
-from bot.storage.postgres.store import CONNECT_TIMEOUT_S, open_store
-from bot.storage.sql import versions
+from bot.storage.sql import health, migrations
 from bot.storage.types import Inspection
 from bot.storage.urls import PostgresUrl
 
@@ -32,7 +32,7 @@ async def inspect_database(url: PostgresUrl) -> Inspection:
         raise translate(exc) from exc
     try:
         version = await schema.current_version(conn)
-        versions.check_version(version, schema.LATEST_VERSION)
+        migrations.check_version(version, schema.LATEST_VERSION)
         if version < schema.LATEST_VERSION:
             await _try_migrations(conn)
         games = players = 0
@@ -46,11 +46,11 @@ async def inspect_database(url: PostgresUrl) -> Inspection:
         await conn.close()
     integrity = "ok"
     if version == schema.LATEST_VERSION:
-        store = await open_store(url, read_only=True, pool_size=1)
+        db = await open_database(url, read_only=True, pool_size=1)
         try:
-            integrity = await store.integrity_check()
+            integrity = await health.integrity_check(db)
         finally:
-            await store.close()
+            await db.close()
     return Inspection(url.where, True, (), version, schema.LATEST_VERSION, games, players, integrity)
 
 

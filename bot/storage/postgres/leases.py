@@ -13,7 +13,7 @@ keeper reconnects and takes them again with the same owner token, at once and th
 growing pause until it has (so that the shards are not left free to a second process started by mistake while
 no game is written). Until it has, game writes try it themselves (or fail as `StorageUnavailable`); a shard
 another process took meanwhile stays lost, and the row check refuses every write to its games and tournaments
-(`ShardNotHeld`). Must never be imported from outside `bot/storage/postgres/`.
+(`ShardNotHeld`).
 """
 
 from __future__ import annotations

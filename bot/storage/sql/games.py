@@ -1,10 +1,8 @@
-"""The game log in SQL: lobbies, seats, and the append-only event log with its compare-and-set.
+"""The game log: lobbies, seats, and the append-only event log with its compare-and-set.
 
-A layer of `bot.storage.sql.store.SqlStore`. Every public method is one transaction (`self._write()` or
-`self._read()`), committed before it returns, so a caller that awaits a write may tell the user it happened.
-An event is appended only if the game's `last_seq` is still the number the caller saw (compare-and-set on
-the games row), and the events table's primary key (game_id, seq) refuses a number twice even if
-`last_seq` were wrong. Must never import a database driver, discord or puluc.
+Every method is one transaction, committed before it returns. An event is appended only if the game's
+`last_seq` is still the number the caller saw (compare-and-set on the games row); the events table's primary
+key (game_id, seq) refuses a number twice even if `last_seq` were wrong.
 """
 
 from __future__ import annotations
@@ -21,8 +19,10 @@ from bot.storage.errors import (
     GameStateError,
     HostLimitReached,
 )
-from bot.storage.sql.leases import LeaseQueries
-from bot.storage.sql.port import Row, Transaction
+from bot.storage.sql.ladders import rate_game
+from bot.storage.sql.leases import Leases
+from bot.storage.sql.port import Database, Row, Transaction
+from bot.storage.sql.server_settings import ensure_guild
 from bot.storage.types import (
     END_REASONS,
     UNCHANGED,
@@ -48,17 +48,18 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class GameQueries(LeaseQueries):
-    """Games, seats and events, on top of the settings and the shard leases."""
+class GameStore:
+    """Games, seats and events; a write to a game of a server on a shard this process does not hold raises
+    ShardNotHeld (`bot.storage.sql.leases`)."""
 
-    async def _finish_rating(self, tx: Transaction, game_id: int, winner: str | None, now: float) -> FinishReport:
-        """Rate a game inside finish_game's transaction: `bot.storage.sql.ladders.LadderQueries` does."""
-        raise NotImplementedError
+    def __init__(self, db: Database, leases: Leases) -> None:
+        self._db = db
+        self._leases = leases
 
     async def _upsert_players(self, tx: Transaction, specs: Sequence[SeatSpec]) -> None:
         """Record that these users acted now, under these names (in user id order, so two transactions
         that touch the same players lock them in the same order and never deadlock)."""
-        now = self._clock()
+        now = self._db.clock()
         for spec in sorted((s for s in specs if s.user_id is not None), key=lambda s: s.user_id or 0):
             await tx.execute(
                 "INSERT INTO players (user_id, display_name, last_active, created_at) VALUES (?, ?, ?, ?) "
@@ -92,9 +93,9 @@ class GameQueries(LeaseQueries):
         `host_limit`: HostLimitReached when the host already hosts that many open games, counted in the same
         transaction with the host's player row locked, so two processes cannot both let a host past it.
         """
-        now = self._clock()
-        async with self._write() as tx:
-            await self._check_lease(tx, guild_id)
+        now = self._db.clock()
+        async with self._db.write() as tx:
+            await self._leases.check(tx, guild_id)
             if host_limit is not None and host_id is not None:
                 await self._upsert_players(tx, seats)  # locks the host's row (the host sits in the lobby)
                 row = await tx.fetchrow(
@@ -104,7 +105,7 @@ class GameQueries(LeaseQueries):
                 if hosted >= host_limit:
                     raise HostLimitReached(f"user {host_id} hosts {hosted} open games already", limit=host_limit)
             if guild_id is not None:
-                await self._ensure_guild(tx, guild_id)
+                await ensure_guild(tx, guild_id, self._db.clock())
             row = await tx.fetchrow(
                 "INSERT INTO games (guild_id, channel_id, in_thread, message_id, status, host_id, ranked, "
                 "variant, rules_json, turn_timer_seconds, created_at, updated_at) "
@@ -147,16 +148,17 @@ class GameQueries(LeaseQueries):
     async def _status(self, tx: Transaction, game_id: int) -> tuple[str, int]:
         """The game's status and last event number, its row locked until the transaction ends; ShardNotHeld
         when another process holds the game's shard (checked in the same statement: one round trip)."""
-        held, lease_args = self._lease_condition("games")
+        held, lease_args = self._leases.condition("games")
         row = await tx.fetchrow(
-            f"SELECT status, last_seq, guild_id, (1 = 1{held}) FROM games WHERE game_id = ?" + self._dialect.lock_rows,
+            f"SELECT status, last_seq, guild_id, (1 = 1{held}) FROM games WHERE game_id = ?"
+            + self._db.dialect.lock_rows,
             *lease_args,
             game_id,
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
         if not row[3]:
-            await self._check_lease(tx, row[2])  # raises ShardNotHeld, saying who holds the shard
+            await self._leases.check(tx, row[2])  # raises ShardNotHeld, saying who holds the shard
             raise AssertionError(f"game {game_id}: its shard's lease is held and not held at once")
         return row[0], row[1]
 
@@ -172,38 +174,38 @@ class GameQueries(LeaseQueries):
         Once running, seats never change hands: an AI taking over a seat is an 'ai_takeover' event
         ({"seat": "B1", ...}) and the seat keeps its human, whose history still shows the game.
         """
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require(tx, game_id, "lobby")
             await self._put_seats(tx, game_id, [spec])
             await self._touch_game(tx, game_id)
 
     async def set_seats(self, game_id: int, specs: Sequence[SeatSpec]) -> None:
         """Replace every seat of a lobby by `specs` in one transaction (balanced teams)."""
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require(tx, game_id, "lobby")
             await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
             await self._put_seats(tx, game_id, specs)
             await self._touch_game(tx, game_id)
 
     async def remove_seat(self, game_id: int, seat: str) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require(tx, game_id, "lobby")
             await tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", game_id, seat)
             await self._touch_game(tx, game_id)
 
     async def _touch_game(self, tx: Transaction, game_id: int) -> None:
-        await tx.execute("UPDATE games SET updated_at = ? WHERE game_id = ?", self._clock(), game_id)
+        await tx.execute("UPDATE games SET updated_at = ? WHERE game_id = ?", self._db.clock(), game_id)
 
     async def set_message(self, game_id: int, message_id: int | None, *, in_thread: bool | None = None) -> None:
         """Remember which message shows the game now (and whether it lives in a thread)."""
-        held, lease_args = self._lease_condition("games")
-        async with self._write() as tx:
+        held, lease_args = self._leases.condition("games")
+        async with self._db.write() as tx:
             changed = await tx.execute(
                 "UPDATE games SET message_id = ?, in_thread = coalesce(?, in_thread), updated_at = ? "
                 "WHERE game_id = ?" + held,
                 message_id,
                 in_thread,
-                self._clock(),
+                self._db.clock(),
                 game_id,
                 *lease_args,
             )
@@ -225,7 +227,7 @@ class GameQueries(LeaseQueries):
         """Lobby -> running, with the throw-off result and the starting position."""
         if first_team not in ("A", "B"):
             raise ValueError(f"the first team is 'A' or 'B', not {first_team!r}")
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require(tx, game_id, "lobby")
             await tx.execute(
                 "UPDATE games SET status = 'running', first_team = ?, throw_off_json = ?, seed = ?, "
@@ -237,7 +239,7 @@ class GameQueries(LeaseQueries):
                 snapshot_ppn,
                 turn_deadline,
                 None if rules is None else dumps(dict(rules)),
-                self._clock(),
+                self._db.clock(),
                 game_id,
             )
 
@@ -260,7 +262,7 @@ class GameQueries(LeaseQueries):
         if not events:
             raise ValueError("append_events needs at least one event")
         check_kinds(events)
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             return await self._append(tx, game_id, first_seq, events, snapshot_ppn, turn_deadline, timeouts)
 
     async def _append(
@@ -273,7 +275,7 @@ class GameQueries(LeaseQueries):
         turn_deadline: float | Unchanged | None,
         timeouts: Mapping[str, int] | None,
     ) -> tuple[Event, ...]:
-        now = self._clock()
+        now = self._db.clock()
         last_seq = first_seq + len(events) - 1
         sets: list[str] = ["last_seq = ?", "updated_at = ?"]
         args: list[object] = [last_seq, now]
@@ -286,7 +288,7 @@ class GameQueries(LeaseQueries):
         # Compare-and-set on last_seq first: the common path is one UPDATE and one INSERT, and the reason
         # for a refusal is looked up only when it happens. A concurrent writer of the same game waits for
         # this row and then finds last_seq moved on. The shard's lease is checked in the same statement.
-        held, lease_args = self._lease_condition("games")
+        held, lease_args = self._leases.condition("games")
         changed = await tx.execute(
             f"UPDATE games SET {', '.join(sets)} WHERE game_id = ? AND status = 'running' AND last_seq = ?" + held,
             *args,
@@ -315,8 +317,8 @@ class GameQueries(LeaseQueries):
 
     async def cancel_game(self, game_id: int, payload: Mapping[str, Any] | None = None) -> None:
         """Cancel a lobby or running game; a running one gets a final 'cancel' event in its log."""
-        now = self._clock()
-        async with self._write() as tx:
+        now = self._db.clock()
+        async with self._db.write() as tx:
             status, last_seq = await self._status(tx, game_id)
             if status == "running":
                 await self._append(
@@ -355,8 +357,8 @@ class GameQueries(LeaseQueries):
         check_kinds(events)
         if events and first_seq is None:
             raise ValueError("first_seq is needed with events")
-        now = self._clock()
-        async with self._write() as tx:
+        now = self._db.clock()
+        async with self._db.write() as tx:
             if events:
                 assert first_seq is not None
                 await self._append(tx, game_id, first_seq, events, snapshot_ppn, None, None)
@@ -375,12 +377,12 @@ class GameQueries(LeaseQueries):
             )
             for seat, count in (kills or {}).items():
                 await tx.execute("UPDATE seats SET kills = ? WHERE game_id = ? AND seat = ?", count, game_id, seat)
-            return await self._finish_rating(tx, game_id, winner, now)
+            return await rate_game(tx, self._db.dialect, game_id, winner, now)
 
     # --- reading games -----------------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> Game:
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             games = await self._load_games(tx, "game_id = ?", game_id)
         if not games:
             raise GameNotFound(f"there is no game {game_id}")
@@ -388,7 +390,7 @@ class GameQueries(LeaseQueries):
 
     async def game_log(self, game_id: int) -> GameLog:
         """A game and its whole event log (for replays and records), read in one snapshot."""
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             games = await self._load_games(tx, "game_id = ?", game_id)
             if not games:
                 raise GameNotFound(f"there is no game {game_id}")
@@ -399,7 +401,7 @@ class GameQueries(LeaseQueries):
 
     async def open_games(self) -> tuple[GameLog, ...]:
         """Every lobby and running game with its log, read in one snapshot: what start-up rebuilds."""
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             games = await self._load_games(tx, OPEN)
             rows = await tx.fetch(
                 "SELECT e.game_id, e.seq, e.kind, e.payload, e.created_at FROM games g "

@@ -1,29 +1,26 @@
-"""What the bot keeps about one player, in SQL: the profile card, the game history, the privacy report and
-forget-me.
+"""What the bot keeps about one player: the profile card, the game history, the privacy report and forget-me.
 
-A layer of `bot.storage.sql.store.SqlStore`. Each read is one snapshot with a fixed number of queries,
-whatever the number of games or ladders (a profile is four queries, a history page one). Must never import
-a database driver, discord or puluc.
+Each read is one snapshot with a fixed number of queries, whatever the number of games or ladders.
 """
 
 from __future__ import annotations
 
-from bot.storage import ratings
+from bot import ratings
+from bot.ratings.types import LADDERS, Result
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.sql.games import OPEN
-from bot.storage.sql.ladders import CountKey, LadderQueries, apply_count_deltas, count_delta
-from bot.storage.sql.port import Row, Transaction
+from bot.storage.sql.ladders import CountKey, apply_count_deltas, count_delta, standings
+from bot.storage.sql.port import Database, Row
+from bot.storage.sql.seasons import forget_in_seasons, season_placements
+from bot.storage.sql.tournaments import forget_in_tournaments
 from bot.storage.types import (
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
-    LADDERS,
     BestWin,
     ForgetReport,
     GameSummary,
     PersonalData,
     Profile,
-    Result,
-    SeasonPlacement,
 )
 
 _NEWEST_GAME_ID = 2**63 - 1  # "before" this id means "from the newest game on"
@@ -55,34 +52,23 @@ _BEST_WINS = (
 )
 
 
-class PlayerQueries(LadderQueries):
-    """Profiles, histories, personal data and forget-me, on top of the ladders."""
+class PlayerStore:
+    """Profiles, histories, personal data and forget-me."""
 
-    async def _forget_in_tournaments(self, tx: Transaction, user_id: int) -> None:
-        """Forget-me's part in tournaments: `bot.storage.sql.tournaments.TournamentQueries` does it."""
-        raise NotImplementedError
-
-    async def _forget_in_seasons(self, tx: Transaction, user_id: int) -> None:
-        """Forget-me's part in archived seasons: `bot.storage.sql.seasons.SeasonQueries` does it."""
-        raise NotImplementedError
-
-    async def _season_placements(self, tx: Transaction, user_id: int, guild_id: int | None) -> tuple[
-        SeasonPlacement, ...
-    ]:
-        """The profile's best season placements: `bot.storage.sql.seasons.SeasonQueries` finds them."""
-        raise NotImplementedError
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
         """Everything the profile card shows, in one snapshot; None for a user the bot has never seen."""
         scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
-        now = self._clock()
-        async with self._read() as tx:
+        now = self._db.clock()
+        async with self._db.read() as tx:
             player = await tx.fetchrow(_PLAYER_TOTALS, user_id)
             if player is None:
                 return None
-            found = await self._standings(
-                tx.fetch, now, f"r.user_id = ? AND r.scope IN ({', '.join('?' * len(scopes))})", user_id, *scopes
-            )
+            marks = ", ".join("?" * len(scopes))
+            found = await standings(tx.fetch, self._db.dialect, now, f"r.user_id = ? AND r.scope IN ({marks})",
+                                    user_id, *scopes)
             best = {
                 r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
             }
@@ -95,10 +81,10 @@ class PlayerQueries(LadderQueries):
                     GLOBAL_SCOPE,
                 )
             ]
-            placements = await self._season_placements(tx, user_id, guild_id)
-        standings = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
+            placements = await season_placements(tx, user_id, guild_id)
+        ordered = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
         return Profile(
-            user_id, player[0], tuple(standings), int(player[1]), int(player[2]), best,
+            user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best,
             ratings.current_streak(recent), player[3], placements,
         )
 
@@ -107,7 +93,7 @@ class PlayerQueries(LadderQueries):
     ) -> tuple[GameSummary, ...]:
         """The player's last finished or cancelled games, newest first, each seen from the player's seat."""
         before = _NEWEST_GAME_ID if before_game_id is None else before_game_id
-        rows = await self._fetch(_HISTORY, user_id, before, limit)
+        rows = await self._db.fetch(_HISTORY, user_id, before, limit)
         games: dict[tuple[int, str], list[tuple[str, str]]] = {}
         firsts: list[Row] = []
         for r in rows:
@@ -121,7 +107,7 @@ class PlayerQueries(LadderQueries):
 
     async def personal_data(self, user_id: int) -> PersonalData:
         """Counts of everything stored about a user (for the privacy command), in one query."""
-        (row,) = await self._fetch(  # a SELECT without FROM returns one row
+        (row,) = await self._db.fetch(  # a SELECT without FROM returns one row
             "SELECT (SELECT display_name FROM players WHERE user_id = ?), "
             "(SELECT last_active FROM players WHERE user_id = ?), "
             "(SELECT count(*) FROM seats WHERE user_id = ?), (SELECT count(*) FROM games WHERE host_id = ?), "
@@ -134,10 +120,10 @@ class PlayerQueries(LadderQueries):
     async def forget_me(self, user_id: int) -> ForgetReport:
         """Erase a user's ratings, history and profile; their past seats stay, anonymised, so every
         other player's games and ratings remain valid. Refused while they sit in an open game."""
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             # The player's row first: a rater of one of their games waits for this transaction, or this one
-            # for it (see LadderQueries._finish_rating), so the ladder counts stay exact.
-            await tx.fetch("SELECT user_id FROM players WHERE user_id = ?" + self._dialect.lock_rows, user_id)
+            # for it (see `bot.storage.sql.ladders.rate_game`), so the ladder counts stay exact.
+            await tx.fetch("SELECT user_id FROM players WHERE user_id = ?" + self._db.dialect.lock_rows, user_id)
             open_games = await tx.fetch(
                 "SELECT g.game_id FROM seats s JOIN games g ON g.game_id = s.game_id "
                 f"WHERE s.user_id = ? AND g.{OPEN} ORDER BY g.game_id",
@@ -146,8 +132,8 @@ class PlayerQueries(LadderQueries):
             if open_games:
                 ids = ", ".join(str(r[0]) for r in open_games)
                 raise PlayerInOpenGame(f"finish, resign or leave your open games first (game {ids})")
-            await self._forget_in_tournaments(tx, user_id)
-            await self._forget_in_seasons(tx, user_id)
+            await forget_in_tournaments(tx, user_id)
+            await forget_in_seasons(tx, user_id)
             seats = await tx.execute(
                 "UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ?", FORGOTTEN_NAME, user_id
             )

@@ -1,17 +1,20 @@
-"""What the shared SQL code needs from a backend: a transaction that runs statements, and a dialect.
+"""The database port: what the stores of `bot.storage.sql` need from a backend (`Database`, `Transaction`, `Dialect`).
 
-The queries of `bot.storage.sql` are written once, in the SQL that SQLite and PostgreSQL both speak, with `?`
-placeholders (the PostgreSQL backend numbers them `$1, $2, ...`). A backend provides a `Transaction` over its
-driver that raises only `bot.storage.errors` (a broken constraint as `ConstraintViolation`, a full disk or a
-lost server as `StorageUnavailable`), and a `Dialect` for the few expressions the two spell differently.
-This module must never import a database driver.
+The queries are written once, in the SQL that SQLite and PostgreSQL both speak, with `?` placeholders (the
+PostgreSQL backend numbers them). A backend raises only `bot.storage.errors`: a broken constraint as
+`ConstraintViolation`, a full disk or a lost server as `StorageUnavailable`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from bot.storage.shards import Shards
+
+Clock = Callable[[], float]
 
 
 class Row(Protocol):
@@ -50,7 +53,7 @@ class Dialect:
 
     SQLite's CAST(x AS INTEGER) truncates toward zero, PostgreSQL's x::bigint rounds to the nearest integer:
     the templates say which one is meant, so both backends put a time in the same UTC day and a rating in
-    the same bucket as `bot.storage.ratings.day_of` and `math.floor` do in Python.
+    the same bucket as `bot.ratings.day_of` and `math.floor` do in Python.
     """
 
     name: str
@@ -80,3 +83,44 @@ POSTGRES = Dialect(
     # holds its server's guilds row so too, against a season start (FOR NO KEY UPDATE) of that server.
     lock_shared=" FOR SHARE",
 )
+
+
+class Database(Protocol):
+    """One open database of a backend: transactions on its connections, and what only the backend knows."""
+
+    dialect: Dialect
+    clock: Clock
+
+    @property
+    def where(self) -> str:
+        """Which database this is, for people: an absolute file path, or host:port/database (never a password)."""
+        ...
+
+    def write(self) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction, committed when the block ends (rolled back if it raises)."""
+        ...
+
+    def read(self) -> AbstractAsyncContextManager[Transaction]:
+        """One read-only transaction: every statement sees the same committed snapshot."""
+        ...
+
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
+        """One statement's rows, in the snapshot it sees by itself (no BEGIN and COMMIT around it)."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def engine_problems(self) -> list[str]:
+        """What the database engine finds wrong with itself (SQLite: PRAGMA integrity_check)."""
+        ...
+
+    async def claim_shards(self, shards: Shards, owner: str) -> None:
+        """Make `owner` (this process) the holder of `shards` while it lives; ShardsTaken when a live process
+        holds one of them. How a holder is known to be alive is the backend's: `bot.storage.sql.leases`."""
+        ...
+
+    async def after_bulk_load(self, tx: Transaction) -> None:
+        """Bring generated ids up to date after rows were loaded with their own ids."""
+        ...

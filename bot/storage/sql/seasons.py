@@ -1,22 +1,17 @@
-"""Seasons of a server's ladders in SQL: closing one (archive its leaderboards, reset the server's ratings),
-reading an archived leaderboard, and a player's best placements.
-
-A layer of `bot.storage.sql.store.SqlStore` on top of the players. A season is closed in one transaction: the
-final leaderboards (every listed player, in leaderboard order, as `leaderboard` lists them) are copied into
-`season_standings`, and the server's ratings, rank counts and rating history are deleted, so the next ranked
-game starts everyone from a newcomer's rating there. The all-servers ladders (scope 0) have no seasons.
-Must never import a database driver, discord or puluc.
+"""Seasons of a server's ladders: closing one (archive its leaderboards, reset the server's ratings), reading
+an archived leaderboard, and a player's best placements. The all-servers ladders (scope 0) have no seasons.
 """
 
 from __future__ import annotations
 
-from bot.storage import ratings
+from bot import ratings
+from bot.ratings import PAGE_SIZE, PROVISIONAL_GAMES, Skill, check_ladder
+from bot.ratings.seasons import Season, SeasonEntry, SeasonPage
+from bot.ratings.types import LADDERS
 from bot.storage.errors import SeasonNotFound
-from bot.storage.ratings import PAGE_SIZE, PROVISIONAL_GAMES, Skill, check_ladder
-from bot.storage.season_types import Season, SeasonEntry, SeasonPage
-from bot.storage.sql.players import PlayerQueries
-from bot.storage.sql.port import Row, Transaction
-from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, LADDERS, SeasonPlacement
+from bot.storage.sql.port import Database, Row, Transaction
+from bot.storage.sql.server_settings import ensure_guild
+from bot.storage.types import FORGOTTEN_NAME, GLOBAL_SCOPE, SeasonPlacement
 
 _ENTRY = "rank, user_id, display_name, rating, games, wins, draws, losses"
 # A player's best placements (in one server, or in all): rank first, then the latest season; with how many
@@ -33,19 +28,22 @@ def _entry(row: Row) -> SeasonEntry:
     return SeasonEntry(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
 
 
-class SeasonQueries(PlayerQueries):
-    """Seasons: a layer of `SqlStore`."""
+class SeasonStore:
+    """Seasons of a server's ladders. Every method is one transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def current_season(self, guild_id: int) -> int:
         """The number of the season a server's ladders are in now (1 before any was closed)."""
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             row = await tx.fetchrow("SELECT coalesce(max(season), 0) + 1 FROM seasons WHERE guild_id = ?", guild_id)
         assert row is not None  # an aggregate always gives a row
         return int(row[0])
 
     async def seasons(self, guild_id: int) -> tuple[Season, ...]:
         """A server's closed seasons, oldest first."""
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             rows = await tx.fetch(
                 "SELECT guild_id, season, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER BY season",
                 guild_id)
@@ -55,14 +53,14 @@ class SeasonQueries(PlayerQueries):
         """Close the server's current season: archive both leaderboards, reset the server's ratings."""
         if guild_id == GLOBAL_SCOPE:
             raise ValueError("the all-servers ladders have no seasons")
-        now = self._clock()
+        now = self._db.clock()
         since = ratings.active_since(now)
-        async with self._write() as tx:
-            await self._ensure_guild(tx, guild_id)
+        async with self._db.write() as tx:
+            await ensure_guild(tx, guild_id, now)
             # The server's row, locked before anything else: two season starts at once close two seasons one
             # after the other, and a ranked game of this server being rated (which holds the row shared, see
-            # `LadderQueries._finish_rating`) is rated wholly before this season closes or wholly after.
-            await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._dialect.lock_rows, guild_id)
+            # `bot.storage.sql.ladders.rate_game`) is rated wholly before this season closes or wholly after.
+            await tx.fetch("SELECT guild_id FROM guilds WHERE guild_id = ?" + self._db.dialect.lock_rows, guild_id)
             last = await tx.fetchrow(
                 "SELECT season, ended_at FROM seasons WHERE guild_id = ? ORDER BY season DESC LIMIT 1", guild_id)
             closed = Season(guild_id, 1 if last is None else int(last[0]) + 1, None if last is None else last[1], now)
@@ -94,7 +92,7 @@ class SeasonQueries(PlayerQueries):
         lad = check_ladder(ladder)
         if page < 0:
             raise ValueError(f"pages start at 0, not {page}")
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             row = await tx.fetchrow(
                 "SELECT guild_id, season, started_at, ended_at FROM seasons WHERE guild_id = ? AND season = ?",
                 guild_id, season)
@@ -113,15 +111,16 @@ class SeasonQueries(PlayerQueries):
         closed = Season(row[0], row[1], row[2], row[3])
         return SeasonPage(closed, lad, page, entries, page > 0, len(rows) > PAGE_SIZE, caller)
 
-    async def _season_placements(self, tx: Transaction, user_id: int, guild_id: int | None) -> tuple[
-        SeasonPlacement, ...
-    ]:
-        if guild_id is None:
-            rows = await tx.fetch(_PLACEMENTS.format(guild=""), user_id, BEST_PLACEMENTS)
-        else:
-            rows = await tx.fetch(_PLACEMENTS.format(guild="AND s.guild_id = ? "), user_id, guild_id, BEST_PLACEMENTS)
-        return tuple(SeasonPlacement(r[0], r[1], check_ladder(r[2]), r[3], int(r[4])) for r in rows)
 
-    async def _forget_in_seasons(self, tx: Transaction, user_id: int) -> None:
-        await tx.execute("UPDATE season_standings SET user_id = NULL, display_name = ? WHERE user_id = ?",
-                         FORGOTTEN_NAME, user_id)
+async def season_placements(tx: Transaction, user_id: int, guild_id: int | None) -> tuple[SeasonPlacement, ...]:
+    """A player's best placements in closed seasons (of one server, or of all), for the profile."""
+    if guild_id is None:
+        rows = await tx.fetch(_PLACEMENTS.format(guild=""), user_id, BEST_PLACEMENTS)
+    else:
+        rows = await tx.fetch(_PLACEMENTS.format(guild="AND s.guild_id = ? "), user_id, guild_id, BEST_PLACEMENTS)
+    return tuple(SeasonPlacement(r[0], r[1], check_ladder(r[2]), r[3], int(r[4])) for r in rows)
+
+async def forget_in_seasons(tx: Transaction, user_id: int) -> None:
+    """Forget-me's part: archived standings keep the place, under a former player's name."""
+    await tx.execute("UPDATE season_standings SET user_id = NULL, display_name = ? WHERE user_id = ?",
+                     FORGOTTEN_NAME, user_id)

@@ -1,10 +1,9 @@
 """The tables both SQL backends keep, column by column: what `copy-data` moves and checks, in that order.
 
-Both schemas (`bot.storage.sqlite.schema`, `bot.storage.postgres.schema`) have exactly these tables and
-columns; the types differ only in spelling (SQLite keeps booleans as 0/1 and JSON as TEXT, PostgreSQL as
-boolean and jsonb). `portable` turns a row read from either into the same Python values, so rows can be
-copied from one backend to the other and compared. Parents come before children (foreign keys).
-Must never import a database driver.
+Both backends' migrations make these tables and columns; the types differ only in spelling (SQLite keeps
+booleans as 0/1 and JSON as TEXT, PostgreSQL as boolean and jsonb). `portable` turns a row read from either
+into the same Python values, so rows can be copied from one backend to the other and compared. Parents come
+before children (foreign keys).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""Tournaments in SQL: creating, entering, rounds, results, and reading tournaments back.
+"""Tournaments: creating, entering, rounds, results, and reading tournaments back.
 
-The top layer of `bot.storage.sql.store.SqlStore` (on the seasons, players, ladders and games), the same SQL
-for SQLite and PostgreSQL. Every public method is one transaction; a write to a tournament in the wrong state
-raises `TournamentStateError`, checked on the tournament's row, locked until the write commits; a write by a
-process that claimed shards checks, in the same transaction, that it holds the shard of the tournament's
-server (`bot.storage.sql.leases`). Must never import a database driver, discord or puluc, and never decide
-who plays whom (the session layer does).
+A write to a tournament in the wrong state raises `TournamentStateError`, checked on its row, locked until the
+write commits; like its server's games, a tournament is written only by the holder of the server's shard.
+Who plays whom is decided by `bot.tournaments`, not here.
 """
 
 from __future__ import annotations
@@ -20,9 +17,10 @@ from bot.storage.errors import (
     TournamentNotFound,
     TournamentStateError,
 )
-from bot.storage.sql.port import Transaction
-from bot.storage.sql.seasons import SeasonQueries
-from bot.storage.tournament_types import (
+from bot.storage.sql.leases import Leases
+from bot.storage.sql.port import Database, Transaction
+from bot.storage.types import FORGOTTEN_NAME
+from bot.tournaments.types import (
     DecidedBy,
     Entrant,
     Match,
@@ -30,7 +28,6 @@ from bot.storage.tournament_types import (
     Tournament,
     TournamentSettings,
 )
-from bot.storage.types import FORGOTTEN_NAME
 
 _COLUMNS = (
     "tournament_id, guild_id, channel_id, message_id, creator_id, name, format, variant, setup, "
@@ -39,15 +36,19 @@ _COLUMNS = (
 _OPEN = "status IN ('open', 'running')"
 
 
-class TournamentQueries(SeasonQueries):
-    """Tournament reads and writes: the top layer of `SqlStore`."""
+class TournamentStore:
+    """Tournament reads and writes. Every method is one transaction."""
+
+    def __init__(self, db: Database, leases: Leases) -> None:
+        self._db = db
+        self._leases = leases
 
     async def create_tournament(
         self, *, guild_id: int, channel_id: int, creator_id: int, settings: TournamentSettings
     ) -> int:
-        now = self._clock()
-        async with self._write() as tx:
-            await self._check_lease(tx, guild_id)
+        now = self._db.clock()
+        async with self._db.write() as tx:
+            await self._leases.check(tx, guild_id)
             row = await tx.fetchrow(
                 "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, format, variant, setup, "
                 "turn_timer_seconds, round_seconds, ranked, status, created_at, updated_at) "
@@ -63,11 +64,11 @@ class TournamentQueries(SeasonQueries):
         and (ShardNotHeld) a tournament whose server is on a shard this process does not hold: a tournament
         belongs to its server's shard, like that server's games."""
         row = await tx.fetchrow(
-            "SELECT status, round, guild_id FROM tournaments WHERE tournament_id = ?" + self._dialect.lock_rows,
+            "SELECT status, round, guild_id FROM tournaments WHERE tournament_id = ?" + self._db.dialect.lock_rows,
             tournament_id)
         if row is None:
             raise TournamentNotFound(f"there is no tournament {tournament_id}")
-        await self._check_lease(tx, row[2])
+        await self._leases.check(tx, row[2])
         if row[0] not in allowed:
             raise TournamentStateError(
                 f"tournament {tournament_id} is {row[0]}; this needs it to be {' or '.join(allowed)}")
@@ -77,10 +78,10 @@ class TournamentQueries(SeasonQueries):
         # `changes` keys are this module's own column names; values are bound.
         sets = "".join(f", {column} = ?" for column in changes)
         await tx.execute(f"UPDATE tournaments SET updated_at = ?{sets} WHERE tournament_id = ?",
-                         self._clock(), *changes.values(), tournament_id)
+                         self._db.clock(), *changes.values(), tournament_id)
 
     async def join_tournament(self, tournament_id: int, user_id: int, display_name: str) -> Entrant:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "open")
             if await tx.fetchrow("SELECT 1 FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
                                  tournament_id, user_id):
@@ -98,14 +99,14 @@ class TournamentQueries(SeasonQueries):
         return Entrant(number, user_id, display_name)
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "open")
             await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
                              tournament_id, user_id)
             await self._touch(tx, tournament_id)
 
     async def start_tournament(self, tournament_id: int, *, entrants: Sequence[Entrant], rounds: int) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "open")
             if entrants:
                 await tx.executemany(
@@ -114,7 +115,7 @@ class TournamentQueries(SeasonQueries):
             await self._touch(tx, tournament_id, status="running", rounds=rounds)
 
     async def add_round(self, tournament_id: int, round_no: int, matches: Sequence[Match], deadline: float) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             current = await self._require_tournament(tx, tournament_id, "running")
             if round_no != current + 1:
                 raise TournamentStateError(f"tournament {tournament_id} is at round {current}, not {round_no - 1}")
@@ -128,7 +129,7 @@ class TournamentQueries(SeasonQueries):
     async def set_match_game(
         self, tournament_id: int, round_no: int, board: int, *, game_id: int, thread_id: int
     ) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "running")
             await tx.execute("UPDATE tournament_matches SET game_id = ?, thread_id = ? "
                              "WHERE tournament_id = ? AND round = ? AND board = ?",
@@ -144,7 +145,7 @@ class TournamentQueries(SeasonQueries):
         decided_by: DecidedBy,
         chance_a: float | None = None,
     ) -> bool:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "running")
             changed = await tx.execute(
                 "UPDATE tournament_matches SET outcome = ?, decided_by = ?, chance_a = ? "
@@ -154,50 +155,37 @@ class TournamentQueries(SeasonQueries):
         return changed == 1
 
     async def finish_tournament(self, tournament_id: int) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "running")
-            await self._touch(tx, tournament_id, status="finished", round_deadline=None, finished_at=self._clock())
+            await self._touch(tx, tournament_id, status="finished", round_deadline=None, finished_at=self._db.clock())
 
     async def cancel_tournament(self, tournament_id: int) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "open", "running")
-            await self._touch(tx, tournament_id, status="cancelled", round_deadline=None, finished_at=self._clock())
+            await self._touch(tx, tournament_id, status="cancelled", round_deadline=None, finished_at=self._db.clock())
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             await self._require_tournament(tx, tournament_id, "open", "running", "finished", "cancelled")
             await self._touch(tx, tournament_id, message_id=message_id)
 
     async def tournament(self, tournament_id: int) -> Tournament:
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             found = await self._load_tournaments(tx, "tournament_id = ?", tournament_id)
         if not found:
             raise TournamentNotFound(f"there is no tournament {tournament_id}")
         return found[0]
 
     async def open_tournaments(self) -> tuple[Tournament, ...]:
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             return await self._load_tournaments(tx, _OPEN)
 
     async def guild_tournaments(self, guild_id: int, limit: int = 25) -> tuple[Tournament, ...]:
-        async with self._read() as tx:
+        async with self._db.read() as tx:
             found = await self._load_tournaments(
                 tx, "tournament_id IN (SELECT tournament_id FROM tournaments WHERE guild_id = ? "
                     "ORDER BY tournament_id DESC LIMIT ?)", guild_id, limit)
         return found[::-1]
-
-    async def _forget_in_tournaments(self, tx: Transaction, user_id: int) -> None:
-        """Forget-me's part: refused while the player is in an open or running tournament; otherwise their
-        entries show a former player and the tournaments they created no longer name them."""
-        open_ones = await tx.fetch(
-            "SELECT t.tournament_id FROM tournament_entrants e JOIN tournaments t ON t.tournament_id = "
-            f"e.tournament_id WHERE e.user_id = ? AND t.{_OPEN} ORDER BY t.tournament_id", user_id)
-        if open_ones:
-            ids = ", ".join(str(r[0]) for r in open_ones)
-            raise PlayerInOpenGame(f"leave your open tournaments first (tournament {ids})")
-        await tx.execute("UPDATE tournament_entrants SET user_id = NULL, display_name = ? WHERE user_id = ?",
-                         FORGOTTEN_NAME, user_id)
-        await tx.execute("UPDATE tournaments SET creator_id = NULL WHERE creator_id = ?", user_id)
 
     async def _load_tournaments(self, tx: Transaction, where: str, *args: object) -> tuple[Tournament, ...]:
         """Tournaments matching `where` with their entrants and matches: three queries, however many."""
@@ -226,3 +214,17 @@ class TournamentQueries(SeasonQueries):
             )
             for r in rows
         )
+
+
+async def forget_in_tournaments(tx: Transaction, user_id: int) -> None:
+    """Forget-me's part: refused while the player is in an open or running tournament; otherwise their
+    entries show a former player and the tournaments they created no longer name them."""
+    open_ones = await tx.fetch(
+        "SELECT t.tournament_id FROM tournament_entrants e JOIN tournaments t ON t.tournament_id = "
+        f"e.tournament_id WHERE e.user_id = ? AND t.{_OPEN} ORDER BY t.tournament_id", user_id)
+    if open_ones:
+        ids = ", ".join(str(r[0]) for r in open_ones)
+        raise PlayerInOpenGame(f"leave your open tournaments first (tournament {ids})")
+    await tx.execute("UPDATE tournament_entrants SET user_id = NULL, display_name = ? WHERE user_id = ?",
+                     FORGOTTEN_NAME, user_id)
+    await tx.execute("UPDATE tournaments SET creator_id = NULL WHERE creator_id = ?", user_id)

@@ -1,8 +1,7 @@
 """Statements on an aiosqlite connection: every cursor closed in the connection's own thread, every sqlite3
 error turned into a storage error where it happens.
 
-`SqliteTransaction` is the `bot.storage.sql.port.Transaction` of this backend. Must never be imported from
-outside `bot/storage/sqlite/`.
+`SqliteTransaction` is the `bot.storage.sql.port.Transaction` of this backend.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ SQLite reports why a call failed as a result code (`sqlite_errorcode`; the low b
 a full disk, a lock held past the busy timeout, a read-only file, an I/O failure or a damaged file become
 `StorageUnavailable` (nothing of the call was stored; it may succeed later); a broken constraint becomes
 `ConstraintViolation`; anything else (a bug in our SQL) becomes a plain `StorageError`.
-Must never be imported from outside `bot/storage/sqlite/`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""Inspecting a SQLite database file without changing it (see `bot.storage.inspection`).
+"""Inspecting a SQLite database file without changing it (`bot.storage.inspect_storage`).
 
 Nothing here creates a folder or a file, migrates, or leaves a journal behind: a missing file is reported
-with what start-up would create, and an existing one is read through a read-only connection. Must never be
-imported from outside `bot/storage/`.
+with what start-up would create, and an existing one is read through a read-only connection.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.errors import StorageUnavailable
-from bot.storage.sql import versions
+from bot.storage.sql import migrations
 from bot.storage.sqlite.schema import LATEST_VERSION
 from bot.storage.types import Inspection
 
@@ -39,7 +38,7 @@ def _inspect(path: Path) -> Inspection:
         conn = _connect_read_only(path)
         try:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            versions.check_version(version, LATEST_VERSION)
+            migrations.check_version(version, LATEST_VERSION)
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             games = _rows(conn, "games") if "games" in tables else 0
             players = _rows(conn, "players") if "players" in tables else 0

@@ -15,12 +15,11 @@ import pytest
 import bot
 from bot.cogs.seasons.embeds import started_text
 from bot.config import Config
+from bot.ratings.seasons import Season
 from bot.services import mentions_of
-from bot.storage.season_types import Season
-from bot.storage.sqlite.store import open_store
 from bot.ui.commands import CommandMentions
 from tests.bot.storage.games import play_many
-from tests.helpers import DAY, FakeClock, World, custom_ids
+from tests.helpers import DAY, FakeClock, World, custom_ids, open_sqlite
 
 TYPED = re.compile(r"(?<!<)/(puluc|пулук)\b")  # a command typed out, not inside a mention
 
@@ -68,11 +67,11 @@ async def test_closing_a_season_and_a_history_name_their_commands_with_mentions(
     world: World, config: Config
 ) -> None:
     clock = FakeClock(time.time() - 2 * DAY)
-    store = await open_store(config.database.path, clock=clock)  # type: ignore[union-attr]
+    storage = await open_sqlite(config.database.path, clock=clock)  # type: ignore[union-attr]
     try:
-        await play_many(store, clock, [world.alice.id, world.bob.id], "A", 2, guild_id=world.guild.id)
+        await play_many(storage, clock, [world.alice.id, world.bob.id], "A", 2, guild_id=world.guild.id)
     finally:
-        await store.close()
+        await storage.close()
     managers = world.guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[managers])
     await boss.slash(world.games, "puluc-admin season start", confirm=True)

@@ -1,4 +1,4 @@
-"""Fixtures of the session-layer tests: a stand-in for the AI, the repositories, a manager (helpers in
+"""Fixtures of the session-layer tests: a stand-in for the AI, the storage, a manager (helpers in
 `tests/helpers.py`)."""
 
 from __future__ import annotations
@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import SessionManager
-from bot.storage.memory import MemoryStorage
-from bot.storage.protocol import GameRepository
-from bot.storage.sqlite.store import open_store
-from tests.helpers import FakeClock, RandomPicker, make_manager
+from bot.storage import Storage
+from tests.helpers import FakeClock, RandomPicker, make_manager, open_sqlite
 
 
 @pytest.fixture
@@ -20,19 +18,16 @@ def picker() -> RandomPicker:
     return RandomPicker()
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-async def repo(request: pytest.FixtureRequest, clock: FakeClock, tmp_path: Path) -> AsyncIterator[GameRepository]:
-    """Every session test runs on the in-memory repository and on the real SQLite store."""
-    if request.param == "memory":
-        yield MemoryStorage(clock)
-        return
-    store = await open_store(tmp_path / "puluc.db", clock=clock)
+@pytest.fixture
+async def storage(clock: FakeClock, tmp_path: Path) -> AsyncIterator[Storage]:
+    """The sessions' storage: a SQLite file, as the bot runs on."""
+    opened = await open_sqlite(tmp_path / "puluc.db", clock=clock)
     try:
-        yield store
+        yield opened
     finally:
-        await store.close()
+        await opened.close()
 
 
 @pytest.fixture
-def manager(repo: GameRepository, clock: FakeClock, picker: RandomPicker) -> SessionManager:
-    return make_manager(repo, clock, picker)
+def manager(storage: Storage, clock: FakeClock, picker: RandomPicker) -> SessionManager:
+    return make_manager(storage.games, clock, picker)

@@ -12,7 +12,7 @@ from bot.sessions import GameOptions, Moved, SessionManager
 from bot.sessions.errors import InvalidOptions
 from bot.sessions.rebuild import state_from_log
 from bot.sessions.state import rule_fits, server_rules
-from bot.storage.protocol import GameRepository
+from bot.storage import Storage
 from bot.storage.types import GuildSettings
 from puluc import PRESETS
 from tests.helpers import ALICE, started_duel
@@ -70,7 +70,7 @@ def test_a_refused_combination_carries_the_engines_code_and_fields(
 
 
 async def test_games_with_fire_and_scorpion_burn_strike_backward_and_come_back_the_same(
-    manager: SessionManager, repo: GameRepository
+    manager: SessionManager, storage: Storage
 ) -> None:
     options = GameOptions(variant="bell", fire=True, scorpion=True)
     rng = random.Random(19)
@@ -88,7 +88,7 @@ async def test_games_with_fire_and_scorpion_burn_strike_backward_and_come_back_t
                     backward = backward or happening
                 if isinstance(happening, Moved) and happening.effect.burns:
                     burned = burned or happening
-        stored = state_from_log(await repo.game_log(session.state.game_id))
+        stored = state_from_log(await storage.games.game_log(session.state.game_id))
         assert (stored.rules.fire, stored.rules.scorpion, stored.status) == (True, True, "finished")
         if backward is not None and burned is not None:
             break

@@ -6,8 +6,8 @@ from itertools import combinations
 
 import pytest
 
+from bot.ratings import AI_SIGMA, Skill, win_chances
 from bot.sessions.balance import best_split
-from bot.storage.ratings import AI_SIGMA, Skill, win_chances
 
 
 def test_four_players_of_known_ratings_split_into_the_most_even_teams() -> None:

@@ -10,7 +10,7 @@ from bot.seeds import ai_rng
 from bot.sessions import GameOptions, SessionManager
 from bot.sessions.errors import HintNotAllowed, NotYourTurn
 from bot.sessions.manager import engine_advisor
-from bot.storage.protocol import GameRepository
+from bot.storage import Storage
 from puluc import Position
 from puluc.ai import Hint, hint
 from tests.helpers import ALICE, BOB, CHANNEL, FakeClock, RandomPicker, make_manager, started_duel
@@ -28,16 +28,16 @@ class RecordingAdvisor:
         return Hint(position.legal_moves()[-1], self.chance, alternatives=(), depth=1)
 
 
-def advised_manager(repo: GameRepository, clock: FakeClock, picker: RandomPicker,
+def advised_manager(storage: Storage, clock: FakeClock, picker: RandomPicker,
                     advisor: RecordingAdvisor) -> SessionManager:
     # The advisor is the seam the bot fills with the real AI (bot.services).
-    return make_manager(repo, clock, picker, advisor=advisor)
+    return make_manager(storage.games, clock, picker, advisor=advisor)
 
 
-async def test_a_hint_names_the_advised_move_and_the_callers_chance(repo: GameRepository, clock: FakeClock,
+async def test_a_hint_names_the_advised_move_and_the_callers_chance(storage: Storage, clock: FakeClock,
                                                                      picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.62)
-    session = await started_duel(advised_manager(repo, clock, picker, advisor))
+    session = await started_duel(advised_manager(storage, clock, picker, advisor))
     seat = session.state.to_move
     position = session.state.position
     assert seat is not None and seat.user_id is not None and position is not None
@@ -48,10 +48,10 @@ async def test_a_hint_names_the_advised_move_and_the_callers_chance(repo: GameRe
     assert suggestion.chance == pytest.approx(0.62)
 
 
-async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(repo: GameRepository, clock: FakeClock,
+async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(storage: Storage, clock: FakeClock,
                                                                              picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.5)
-    session = await started_duel(advised_manager(repo, clock, picker, advisor))
+    session = await started_duel(advised_manager(storage, clock, picker, advisor))
     seat = session.state.to_move
     assert seat is not None and seat.user_id is not None
     await session.suggest(seat.user_id)
@@ -61,10 +61,10 @@ async def test_asking_twice_gives_the_same_hint_from_the_games_own_generator(rep
     assert advisor.draws == [ai_rng(state.seed, state.seq).random()] * 2
 
 
-async def test_hints_are_refused_in_ranked_games_and_off_turn(repo: GameRepository, clock: FakeClock,
+async def test_hints_are_refused_in_ranked_games_and_off_turn(storage: Storage, clock: FakeClock,
                                                               picker: RandomPicker) -> None:
     advisor = RecordingAdvisor(0.5)
-    manager = advised_manager(repo, clock, picker, advisor)
+    manager = advised_manager(storage, clock, picker, advisor)
     ranked = await manager.challenge(ALICE, BOB, CHANNEL, GameOptions(ranked=True))
     game = manager.get(ranked.game_id)
     await game.accept(BOB, BOB.user_id, 4)

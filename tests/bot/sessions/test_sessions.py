@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,8 +40,7 @@ from bot.sessions.errors import (
     TeamFull,
     TooManyGames,
 )
-from bot.storage.memory import MemoryStorage
-from bot.storage.protocol import GameRepository
+from bot.storage import Storage
 from puluc import GameRecord
 from tests.helpers import (
     ALICE,
@@ -50,9 +50,11 @@ from tests.helpers import (
     DAVE,
     EVE,
     OTHER_CHANNEL,
+    FailingDatabase,
     FakeClock,
     RandomPicker,
     make_manager,
+    open_sqlite,
     play_out,
     started_duel,
 )
@@ -133,12 +135,12 @@ async def test_one_open_game_per_channel(manager: SessionManager) -> None:
 
 
 class HeldCreation:
-    """Holds the repository's game creation in one channel until released, as a slow database would."""
+    """Holds the game store's game creation in one channel until released, as a slow database would."""
 
-    def __init__(self, repo: GameRepository, channel_id: int) -> None:
+    def __init__(self, storage: Storage, channel_id: int) -> None:
         self.started = asyncio.Event()
         self.release = asyncio.Event()
-        create = repo.create_game
+        create = storage.games.create_game
 
         async def held(**kwargs: Any) -> int:
             if kwargs["channel_id"] == channel_id:
@@ -146,12 +148,12 @@ class HeldCreation:
                 await self.release.wait()
             return await create(**kwargs)
 
-        repo.create_game = held  # type: ignore[method-assign]
+        storage.games.create_game = held  # type: ignore[method-assign]
 
 
-async def test_games_elsewhere_are_created_while_one_waits_on_the_database(repo: GameRepository,
+async def test_games_elsewhere_are_created_while_one_waits_on_the_database(storage: Storage,
                                                                           manager: SessionManager) -> None:
-    held = HeldCreation(repo, CHANNEL.channel_id)
+    held = HeldCreation(storage, CHANNEL.channel_id)
     first = asyncio.create_task(manager.open_lobby(ALICE, CHANNEL, GameOptions()))
     await held.started.wait()
     other = asyncio.create_task(manager.challenge(BOB, CAROL, OTHER_CHANNEL, GameOptions()))
@@ -163,9 +165,9 @@ async def test_games_elsewhere_are_created_while_one_waits_on_the_database(repo:
     assert (await first).game_id != (await other).game_id
 
 
-async def test_two_games_opened_in_one_channel_at_once_make_one_game(repo: GameRepository,
+async def test_two_games_opened_in_one_channel_at_once_make_one_game(storage: Storage,
                                                                     manager: SessionManager) -> None:
-    held = HeldCreation(repo, CHANNEL.channel_id)
+    held = HeldCreation(storage, CHANNEL.channel_id)
     first = asyncio.create_task(manager.open_lobby(ALICE, CHANNEL, GameOptions()))
     await held.started.wait()
     second = asyncio.create_task(manager.challenge(BOB, CAROL, CHANNEL, GameOptions()))
@@ -178,10 +180,10 @@ async def test_two_games_opened_in_one_channel_at_once_make_one_game(repo: GameR
 
 
 async def test_a_host_opening_games_at_once_in_two_channels_stays_within_the_limit(
-        repo: GameRepository, manager: SessionManager) -> None:
+        storage: Storage, manager: SessionManager) -> None:
     for channel_id in (1, 2):
         await manager.open_lobby(ALICE, Place(9, channel_id), GameOptions())
-    held = HeldCreation(repo, 3)
+    held = HeldCreation(storage, 3)
     third = asyncio.create_task(manager.open_lobby(ALICE, Place(9, 3), GameOptions()))
     await held.started.wait()
     fourth = asyncio.create_task(manager.challenge(ALICE, BOB, Place(9, 4), GameOptions()))
@@ -200,7 +202,7 @@ async def test_a_host_may_keep_at_most_three_games_open(manager: SessionManager)
     assert refused.value.params == {"limit": 3}
 
 
-async def test_invalid_options_are_refused_before_anything_is_stored(repo: GameRepository,
+async def test_invalid_options_are_refused_before_anything_is_stored(storage: Storage,
                                                                      manager: SessionManager) -> None:
     from bot.sessions.errors import InvalidOptions
 
@@ -210,7 +212,7 @@ async def test_invalid_options_are_refused_before_anything_is_stored(repo: GameR
         await manager.open_lobby(ALICE, CHANNEL, GameOptions(team_size=9))
     engine_reason = too_big.value.__cause__
     assert isinstance(engine_reason, puluc.InvalidRulesError) and engine_reason.params["field"] == "team_size"
-    assert await repo.open_games() == ()
+    assert await storage.games.open_games() == ()
 
 
 # --- challenges ----------------------------------------------------------------------------------------
@@ -246,7 +248,7 @@ async def test_nobody_can_challenge_themselves(manager: SessionManager) -> None:
 
 
 async def test_a_whole_1v1_game_ends_with_the_engine_outcome(
-    repo: GameRepository, manager: SessionManager, clock: FakeClock
+    storage: Storage, manager: SessionManager, clock: FakeClock
 ) -> None:
     session = await started_duel(manager)
     await play_out(session, manager, clock)
@@ -256,17 +258,17 @@ async def test_a_whole_1v1_game_ends_with_the_engine_outcome(
     assert state.position is not None
     outcome = state.position.outcome()
     assert outcome is not None and (state.winner, state.scores) == (outcome.winner, outcome.scores)
-    stored = (await repo.game_log(state.game_id)).game
+    stored = (await storage.games.game_log(state.game_id)).game
     assert stored.status == "finished" and stored.winner == state.winner
     with pytest.raises(GameNotOpen):
         manager.get(state.game_id)
 
 
-async def test_the_stored_log_replays_to_the_final_position(repo: GameRepository, manager: SessionManager,
+async def test_the_stored_log_replays_to_the_final_position(storage: Storage, manager: SessionManager,
                                                              clock: FakeClock) -> None:
     session = await started_duel(manager)
     await play_out(session, manager, clock)
-    log = await repo.game_log(session.game_id)
+    log = await storage.games.game_log(session.game_id)
 
     record = session.state.game_record()
     assert GameRecord.from_json(record.to_json()).replay() == session.state.position
@@ -276,12 +278,16 @@ async def test_the_stored_log_replays_to_the_final_position(repo: GameRepository
     assert all(len(code) == 4 for e in throws for code in e.payload["faces"])
 
 
-async def test_the_same_seed_and_moves_give_the_same_throws(clock: FakeClock) -> None:
+async def test_the_same_seed_and_moves_give_the_same_throws(clock: FakeClock, tmp_path: Path) -> None:
     records = []
-    for _ in range(2):
-        manager = make_manager(MemoryStorage(clock), clock, RandomPicker(), seed=42)
-        session = await started_duel(manager)
-        await play_out(session, manager, clock, seed=3)
+    for run in range(2):
+        storage = await open_sqlite(tmp_path / f"run{run}.db", clock=clock)
+        try:
+            manager = make_manager(storage.games, clock, RandomPicker(), seed=42)
+            session = await started_duel(manager)
+            await play_out(session, manager, clock, seed=3)
+        finally:
+            await storage.close()
         records.append(session.state.game_record().to_dict())
     assert records[0] == records[1]
 
@@ -429,16 +435,17 @@ async def test_moves_before_the_start_or_after_the_end_are_refused(manager: Sess
     assert last.status == "running"
 
 
-async def test_a_failed_save_leaves_the_session_unchanged(clock: FakeClock, picker: RandomPicker) -> None:
-    repo = MemoryStorage(clock)
-    manager = make_manager(repo, clock, picker)
+async def test_a_failed_save_leaves_the_session_unchanged(storage: Storage, clock: FakeClock,
+                                                          picker: RandomPicker) -> None:
+    failing = FailingDatabase(storage.database)
+    manager = make_manager(Storage(failing).games, clock, picker)
     session = await started_duel(manager)
     state = session.state
     mover = state.to_move
     assert mover is not None and mover.user_id is not None
     notation = state.legal_options()[0].notation
 
-    repo.fail_next = OSError("disk full")
+    failing.fail_next_write(OSError("disk full"))
     with pytest.raises(OSError):
         await session.play(mover.user_id, notation, turn=state.seq)
     assert session.state is state
@@ -450,12 +457,12 @@ async def test_a_failed_save_leaves_the_session_unchanged(clock: FakeClock, pick
 # --- resign, cancel, hints -----------------------------------------------------------------------------
 
 
-async def test_resigning_gives_the_game_to_the_other_team(repo: GameRepository, manager: SessionManager) -> None:
+async def test_resigning_gives_the_game_to_the_other_team(storage: Storage, manager: SessionManager) -> None:
     session = await started_duel(manager)
     resigned = await session.resign(BOB.user_id)
     finished = resigned.finished
     assert finished is not None and finished.winner == "A" and finished.reason == "resign"
-    assert (await repo.game_log(session.game_id)).events[-1].kind == "resign"
+    assert (await storage.games.game_log(session.game_id)).events[-1].kind == "resign"
     with pytest.raises(NotAPlayer):
         await (await started_duel_elsewhere(manager)).resign(EVE.user_id)
 
@@ -468,13 +475,13 @@ async def started_duel_elsewhere(manager: SessionManager) -> object:
     return session
 
 
-async def test_only_the_host_or_a_moderator_cancels(repo: GameRepository, manager: SessionManager) -> None:
+async def test_only_the_host_or_a_moderator_cancels(storage: Storage, manager: SessionManager) -> None:
     session = await started_duel(manager)
     with pytest.raises(HostOnly):
         await session.cancel(BOB.user_id)
     cancelled = await session.cancel(EVE.user_id, moderator=True)
     assert cancelled.cancelled
-    assert (await repo.game_log(session.game_id)).game.status == "cancelled"
+    assert (await storage.games.game_log(session.game_id)).game.status == "cancelled"
     assert manager.in_channel(CHANNEL.channel_id) is None
     with pytest.raises(GameOver):
         await session.cancel(ALICE.user_id)

@@ -1,4 +1,4 @@
-"""Turn timers, AI take-overs and restarts: the session layer with a fake clock and a reopened repository."""
+"""Turn timers, AI take-overs and restarts: the session layer with a fake clock and a reopened storage."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from bot.sessions import (
 )
 from bot.sessions.errors import NotInvited, SeatPlayedByAI, StaleAction
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
-from bot.storage.memory import MemoryStorage
-from bot.storage.protocol import GameRepository
+from bot.storage import Storage
 from tests.helpers import (
     AI_DELAY,
     ALICE,
@@ -106,7 +105,7 @@ async def test_a_move_of_their_own_resets_the_time_out_count(manager: SessionMan
     assert session.state.seat(absent.seat).timeouts == 0  # type: ignore[union-attr]
 
 
-async def test_three_time_outs_in_a_row_forfeit_a_1v1(repo: GameRepository, manager: SessionManager,
+async def test_three_time_outs_in_a_row_forfeit_a_1v1(storage: Storage, manager: SessionManager,
                                                        clock: FakeClock) -> None:
     finished: list[Finished] = []
 
@@ -120,7 +119,7 @@ async def test_three_time_outs_in_a_row_forfeit_a_1v1(repo: GameRepository, mana
 
     assert session.state.status == "finished"
     assert finished and finished[0].reason == "timeout" and finished[0].winner == "A"
-    assert (await repo.game_log(session.game_id)).game.end_reason == "timeout"
+    assert (await storage.games.game_log(session.game_id)).game.end_reason == "timeout"
 
 
 async def test_three_time_outs_in_a_team_game_hand_the_seat_to_the_ai(
@@ -160,7 +159,7 @@ async def test_three_time_outs_in_a_team_game_hand_the_seat_to_the_ai(
 # --- restarts ------------------------------------------------------------------------------------------
 
 
-async def test_a_reloaded_game_continues_where_it_stopped(repo: GameRepository, manager: SessionManager,
+async def test_a_reloaded_game_continues_where_it_stopped(storage: Storage, manager: SessionManager,
                                                           clock: FakeClock, picker: RandomPicker) -> None:
     session = await started_duel(manager)
     for _ in range(6):
@@ -170,7 +169,7 @@ async def test_a_reloaded_game_continues_where_it_stopped(repo: GameRepository, 
         await session.play(mover.user_id, state.legal_options()[-1].notation, turn=state.seq)
     before = session.state
 
-    restarted = make_manager(repo, clock, picker, seed=1000)
+    restarted = make_manager(storage.games, clock, picker, seed=1000)
     assert await restarted.load() == 1
     again = restarted.get(before.game_id)
     after = again.state
@@ -188,27 +187,27 @@ async def test_a_reloaded_game_continues_where_it_stopped(repo: GameRepository, 
 
 
 async def test_a_deadline_that_passed_during_downtime_fires_once_after_the_restart(
-    repo: GameRepository, manager: SessionManager, clock: FakeClock, picker: RandomPicker
+    storage: Storage, manager: SessionManager, clock: FakeClock, picker: RandomPicker
 ) -> None:
     session = await started_duel(manager)
     mover = session.state.to_move
     assert mover is not None
 
     clock.advance(3 * TIMER)  # the bot was down for half an hour
-    restarted = make_manager(repo, clock, picker)
+    restarted = make_manager(storage.games, clock, picker)
     await restarted.load()
     assert await restarted.fire_due() == [session.game_id]
     assert await restarted.fire_due() == []
     assert restarted.get(session.game_id).state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
 
 
-async def test_a_lobby_and_a_challenge_survive_a_restart(repo: GameRepository, manager: SessionManager,
+async def test_a_lobby_and_a_challenge_survive_a_restart(storage: Storage, manager: SessionManager,
                                                          clock: FakeClock, picker: RandomPicker) -> None:
     lobby = await manager.open_lobby(ALICE, CHANNEL, GameOptions(team_size=2))
     await manager.get(lobby.game_id).join(BOB, "B")
     invite = await manager.challenge(CAROL, DAVE, CHANNEL.__class__(9, 777), GameOptions())
 
-    restarted = make_manager(repo, clock, picker)
+    restarted = make_manager(storage.games, clock, picker)
     assert await restarted.load() == 2
     reloaded = restarted.get(lobby.game_id)
     assert [(s.seat, s.user_id) for s in reloaded.state.seats] == [("A1", ALICE.user_id), ("B1", BOB.user_id)]
@@ -221,7 +220,7 @@ async def test_a_lobby_and_a_challenge_survive_a_restart(repo: GameRepository, m
     assert accepted.state.status == "running"
 
 
-async def test_an_ai_take_over_survives_a_restart(repo: GameRepository, manager: SessionManager,
+async def test_an_ai_take_over_survives_a_restart(storage: Storage, manager: SessionManager,
                                                   clock: FakeClock, picker: RandomPicker) -> None:
     lobby = await manager.open_lobby(ALICE, CHANNEL, GameOptions(team_size=2, turn_timer=TIMER))
     session = manager.get(lobby.game_id)
@@ -231,7 +230,7 @@ async def test_an_ai_take_over_survives_a_restart(repo: GameRepository, manager:
     await absent_until(session, manager, clock, "A2", 3)
     assert session.state.seat("A2").taken_over  # type: ignore[union-attr]
 
-    restarted = make_manager(repo, clock, picker)
+    restarted = make_manager(storage.games, clock, picker)
     await restarted.load()
     seat = restarted.get(session.game_id).state.seat("A2")
     assert seat is not None and seat.taken_over and seat.timeouts == 3
@@ -277,10 +276,11 @@ async def test_the_scheduler_loop_wakes_up_for_an_earlier_deadline(clock: FakeCl
         await scheduler.stop()
 
 
-async def test_stopping_the_timers_right_after_an_earlier_deadline_stops_them(clock: FakeClock) -> None:
+async def test_stopping_the_timers_right_after_an_earlier_deadline_stops_them(storage: Storage,
+                                                                             clock: FakeClock) -> None:
     # The race of issue 16: with the loop asleep, a deadline earlier than its wake-up arrives and the bot
     # shuts down in the same tick. The wake-up must not swallow the stop (shutdown would hang until SIGKILL).
-    manager = make_manager(MemoryStorage(clock), clock, RandomPicker())
+    manager = make_manager(storage.games, clock, RandomPicker())
     manager.start_timers()
     for _ in range(3):
         await asyncio.sleep(0)  # the loop now sleeps for MAX_WAIT_SECONDS with nothing to do

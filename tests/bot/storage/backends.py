@@ -1,7 +1,7 @@
 """The databases the contract suite runs on: one `Backend` per backend, and more handles on the same database.
 
-For SQLite and PostgreSQL each handle has its own connections, as a second bot process would; the in-memory
-fake has one object. `raw`/`fetch` reach behind the protocol for tests that must break or inspect the tables.
+Each handle has its own connections, as a second bot process would. `raw`/`fetch` reach behind the stores for
+tests that must break or inspect the tables.
 """
 
 from __future__ import annotations
@@ -13,52 +13,35 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import pytest
 
-from bot.storage import open_storage
-from bot.storage.memory import MemoryStorage
+from bot.storage import Storage, open_storage
 from bot.storage.postgres import schema as postgres_schema
-from bot.storage.protocol import Storage
-from bot.storage.sql.store import SqlStore
 from bot.storage.sqlite import schema as sqlite_schema
 from tests.helpers import FakeClock
 from tests.postgres import fresh_schema
 
-BACKENDS = ("memory", "sqlite", "postgres")
-DURABLE = ("sqlite", "postgres")  # backends that keep data across processes and crashes
+BACKENDS = ("sqlite", "postgres")
 
 
 class Backend:
     """One database of one backend, and more handles on it."""
 
-    def __init__(self, name: str, url: str | None, clock: FakeClock) -> None:
+    def __init__(self, name: str, url: str, clock: FakeClock) -> None:
         self.name = name
-        self.url = url  # DATABASE_URL; None for memory
+        self.url = url  # DATABASE_URL
         self.clock = clock
-        self._memory = MemoryStorage(clock) if name == "memory" else None
-        self._opened: list[SqlStore] = []
+        self._opened: list[Storage] = []
 
     async def open(self) -> Storage:
-        """A handle on this database: memory's one object, or a new store with its own connections."""
-        if self._memory is not None:
-            return self._memory
-        assert self.url is not None
-        store = await open_storage(self.url, clock=self.clock)
-        self._opened.append(store)
-        return store
-
-    async def open_sql(self) -> SqlStore:
-        """A new store on this database (skips the test for memory, which has no SQL)."""
-        if self.url is None:
-            pytest.skip("the in-memory fake has no tables")
-        store = await self.open()
-        assert isinstance(store, SqlStore)
-        return store
+        """A new handle on this database, with its own connections."""
+        storage = await open_storage(self.url, clock=self.clock)
+        self._opened.append(storage)
+        return storage
 
     @property
     def path(self) -> Path:
         """The SQLite file."""
-        assert self.url is not None and self.name == "sqlite"
+        assert self.name == "sqlite"
         return Path(self.url.removeprefix("sqlite:///"))
 
     async def raw(self, sql: str) -> None:
@@ -66,9 +49,7 @@ class Backend:
         await self.fetch(sql)
 
     async def fetch(self, sql: str) -> list[tuple[Any, ...]]:
-        """Rows of one statement run straight through the driver (to look behind the protocol)."""
-        if self.url is None:
-            pytest.skip("the in-memory fake has no SQL")
+        """Rows of one statement run straight through the driver (to look behind the stores)."""
         if self.name == "sqlite":
             conn = sqlite3.connect(self.path, isolation_level=None)
             try:
@@ -94,7 +75,6 @@ class Backend:
             finally:
                 conn.close()
             return
-        assert self.url is not None
         pg = await asyncpg.connect(self.url)
         try:
             await postgres_schema.migrate(pg, target=version)
@@ -102,8 +82,8 @@ class Backend:
             await pg.close()
 
     async def close_all(self) -> None:
-        for store in self._opened:
-            await store.close()
+        for storage in self._opened:
+            await storage.close()
         self._opened.clear()
 
 
@@ -117,7 +97,7 @@ async def backend_for(name: str, tmp_path: Path, clock: FakeClock) -> AsyncItera
             finally:
                 await found.close_all()
         return
-    found = Backend(name, f"sqlite:///{tmp_path / 'contract.db'}" if name == "sqlite" else None, clock)
+    found = Backend(name, f"sqlite:///{tmp_path / 'contract.db'}", clock)
     try:
         yield found
     finally:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.storage.protocol import Storage
-from bot.storage.ratings import NEWCOMER
+from bot.ratings import NEWCOMER
+from bot.storage import Storage
 from tests.bot.storage.backends import Backend
 from tests.bot.storage.child import RATED_USERS
 from tests.bot.storage.games import append, play, running_duel
@@ -29,7 +29,7 @@ async def test_twenty_writers_on_two_handles_keep_every_log_whole(backend: Backe
 
     async def reader() -> None:
         for _ in range(30):
-            for log in await second.open_games():  # readers see only committed, consistent states
+            for log in await second.games.open_games():  # readers see only committed, consistent states
                 assert log.game.last_seq == len(log.events)
                 if log.events:  # the snapshot was committed with the event that it follows
                     assert log.game.snapshot_ppn == f"ppn {log.game.last_seq}"
@@ -37,7 +37,7 @@ async def test_twenty_writers_on_two_handles_keep_every_log_whole(backend: Backe
 
     await asyncio.gather(*(player(n, g) for n, g in enumerate(games)), reader())
     for game_id in games:
-        log = await first.game_log(game_id)
+        log = await first.games.game_log(game_id)
         assert [e.seq for e in log.events] == list(range(1, 26))
         assert (log.game.last_seq, log.game.snapshot_ppn) == (25, "ppn 25")
     assert await first.integrity_check() == "ok"
@@ -56,21 +56,20 @@ async def test_two_raters_of_the_same_players_at_once_lose_no_game(backend: Back
     pairs = [(1, 2), (2, 3), (3, 1), (1, 2), (2, 3), (3, 1)]
     await asyncio.gather(rater(first, pairs), rater(second, pairs[::-1]))
     for user in (1, 2, 3):
-        standing = await first.standing(user, "duel", 0)
+        standing = await first.ladders.standing(user, "duel", 0)
         assert standing is not None and standing.games == 8  # each user is in 4 of each rater's 6 games
         assert standing.wins + standing.losses == 8
-    if backend.url is not None:
-        await assert_every_rating_is_one_chain(backend)
+    await assert_every_rating_is_one_chain(backend)
     assert await first.integrity_check() == "ok"
 
 
-async def test_two_processes_rating_the_same_players_lose_no_update(durable: Backend) -> None:
+async def test_two_processes_rating_the_same_players_lose_no_update(backend: Backend) -> None:
     """Two bot processes finish ranked games among the same four players at the same time; every rating
     update must build on the one before it (none read a rating the other was about to replace)."""
-    await (await durable.open()).close()  # migrate first, so both children only rate
+    await (await backend.open()).close()  # migrate first, so both children only rate
     games = 15
     children = [
-        subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "rate", durable.url or "", str(seed),
+        subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "rate", backend.url, str(seed),
                           str(games)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
         for seed in (1, 2)
@@ -83,11 +82,11 @@ async def test_two_processes_rating_the_same_players_lose_no_update(durable: Bac
         assert done == "done"
         rated += int(count)  # the same two players count three times a day; later games are unranked
     assert rated >= 2 * 6  # every pair of players is rated a few times over
-    rows = await durable.fetch("SELECT user_id, games FROM ratings WHERE scope = 0")
+    rows = await backend.fetch("SELECT user_id, games FROM ratings WHERE scope = 0")
     assert sum(games_played for _, games_played in rows) == rated * 2  # two seats per rated game
     assert {user for user, _ in rows} == set(RATED_USERS)
-    await assert_every_rating_is_one_chain(durable)
-    storage = await durable.open()
+    await assert_every_rating_is_one_chain(backend)
+    storage = await backend.open()
     assert await storage.integrity_check() == "ok"
 
 
@@ -114,9 +113,9 @@ async def assert_every_rating_is_one_chain(backend: Backend) -> None:
         assert (rating, len(links)) == stored[key]
 
 
-async def test_a_writer_killed_mid_stream_loses_nothing_it_acknowledged(durable: Backend) -> None:
-    await (await durable.open()).close()
-    child = subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "write", durable.url or ""],
+async def test_a_writer_killed_mid_stream_loses_nothing_it_acknowledged(backend: Backend) -> None:
+    await (await backend.open()).close()
+    child = subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "write", backend.url],
                              cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert child.stdout is not None
     acknowledged = 0
@@ -124,9 +123,9 @@ async def test_a_writer_killed_mid_stream_loses_nothing_it_acknowledged(durable:
         acknowledged = int(child.stdout.readline())
     child.kill()  # SIGKILL: no cleanup, possibly in the middle of a transaction
     child.wait()
-    storage = await durable.open()
+    storage = await backend.open()
     assert await storage.integrity_check() == "ok"
-    (log,) = await storage.open_games()
+    (log,) = await storage.games.open_games()
     seqs = [e.seq for e in log.events]
     assert seqs == list(range(1, len(seqs) + 1))
     assert len(seqs) >= acknowledged  # nothing acknowledged is lost

@@ -8,9 +8,8 @@ import math
 
 import pytest
 
-from bot.storage import ratings
-from bot.storage.protocol import Storage
-from bot.storage.ratings import (
+from bot import ratings
+from bot.ratings import (
     INACTIVE_AFTER_DAYS,
     NEWCOMER,
     PROVISIONAL_SIGMA,
@@ -18,7 +17,8 @@ from bot.storage.ratings import (
     REPEAT_WINDOW,
     SIGMA_PER_INACTIVE_DAY,
 )
-from bot.storage.types import UnrankedReason
+from bot.ratings.types import UnrankedReason
+from bot.storage import Storage
 from tests.bot.storage.games import play, play_many
 from tests.helpers import FakeClock
 
@@ -26,22 +26,22 @@ from tests.helpers import FakeClock
 async def test_inactivity_raises_uncertainty_day_by_day_up_to_a_newcomers(storage: Storage, clock: FakeClock) -> None:
     clock.now = (clock.now // ratings.DAY) * ratings.DAY + 3600  # early in a UTC day
     await play_many(storage, clock, [1, 2], "A", 9)
-    played = await storage.skill(1, "duel")
-    standing = await storage.standing(1, "duel", 0)
+    played = await storage.ladders.skill(1, "duel")
+    standing = await storage.ladders.standing(1, "duel", 0)
     assert played is not None and standing is not None and not standing.provisional
 
     clock.advance(days=INACTIVE_AFTER_DAYS)  # still active: nothing changes yet
-    assert await storage.skill(1, "duel") == played
+    assert await storage.ladders.skill(1, "duel") == played
     clock.advance(days=10)  # ten days beyond the active window
-    grown = await storage.skill(1, "duel")
+    grown = await storage.ladders.skill(1, "duel")
     assert grown is not None and grown.mu == played.mu
     assert grown.sigma == pytest.approx(math.sqrt(played.sigma**2 + 10 * SIGMA_PER_INACTIVE_DAY**2))
-    away = await storage.standing(1, "duel", 0)
+    away = await storage.ladders.standing(1, "duel", 0)
     assert away is not None and not away.active and away.rating < standing.rating
 
     clock.advance(days=3650)  # ten years: as uncertain as a newcomer, never more
-    assert await storage.skill(1, "duel") == ratings.Skill(played.mu, NEWCOMER.sigma)
-    gone = await storage.standing(1, "duel", 0)
+    assert await storage.ladders.skill(1, "duel") == ratings.Skill(played.mu, NEWCOMER.sigma)
+    gone = await storage.ladders.standing(1, "duel", 0)
     assert gone is not None and gone.provisional and gone.rank is None  # provisional again
     assert NEWCOMER.sigma > PROVISIONAL_SIGMA
 
@@ -49,12 +49,12 @@ async def test_inactivity_raises_uncertainty_day_by_day_up_to_a_newcomers(storag
 async def test_the_first_game_back_starts_from_the_grown_uncertainty(storage: Storage, clock: FakeClock) -> None:
     await play_many(storage, clock, [1, 2], "A", 6)
     await play_many(storage, clock, [3, 4], "A", 6)  # the same record: 1 and 3 have the same rating
-    assert await storage.skill(1, "duel") == await storage.skill(3, "duel")
+    assert await storage.ladders.skill(1, "duel") == await storage.ladders.skill(3, "duel")
 
     async def mu_lost(user: int, newcomer: int) -> float:
-        before = await storage.skill(user, "duel")
+        before = await storage.ladders.skill(user, "duel")
         _, report = await play(storage, [user, newcomer], "B")  # a loss against a newcomer
-        after = await storage.skill(user, "duel")
+        after = await storage.ladders.skill(user, "duel")
         assert before is not None and after is not None
         assert next(c.before for c in report.changes if c.user_id == user and c.scope == 0) == before.display
         return before.mu - after.mu
@@ -74,7 +74,7 @@ async def test_the_fourth_ranked_game_in_24_hours_against_the_same_opponent_is_u
         clock.advance(seconds=60)
     _, fourth = await play(storage, [2, 1], "A")  # sides swapped: still the same two players
     assert fourth.unranked is UnrankedReason.REPEAT and fourth.changes == ()
-    standing = await storage.standing(1, "duel", 0)
+    standing = await storage.ladders.standing(1, "duel", 0)
     assert standing is not None and standing.games == REPEAT_LIMIT
     _, other = await play(storage, [1, 3], "A")  # another opponent counts
     assert other.unranked is None

@@ -40,12 +40,12 @@ async def schema_of(backend: Backend) -> list[tuple[object, ...]]:
     return columns + indexes
 
 
-async def test_a_new_database_gets_the_latest_schema(durable: Backend) -> None:
-    storage = await durable.open()
-    assert await storage.schema_version() == durable.latest_version >= 1
+async def test_a_new_database_gets_the_latest_schema(backend: Backend) -> None:
+    storage = await backend.open()
+    assert await storage.schema_version() == backend.latest_version >= 1
     assert await storage.integrity_check() == "ok"
-    again = await durable.open()  # a second start finds nothing to do
-    assert await again.schema_version() == durable.latest_version
+    again = await backend.open()  # a second start finds nothing to do
+    assert await again.schema_version() == backend.latest_version
 
 
 @pytest.mark.parametrize("name", ["sqlite", "postgres"])
@@ -66,34 +66,34 @@ async def test_every_earlier_version_migrates_to_the_schema_of_a_new_database(
             assert await storage.schema_version() == latest, f"from version {version}"
             assert await schema_of(old) == expected, f"from version {version}"
             if version >= 1:
-                log = await storage.game_log(5)
+                log = await storage.games.game_log(5)
                 assert (log.game.variant, log.game.ranked, log.events[0].payload) == ("bell", True, {"move": "2:H"})
-                assert await storage.standing(1, "duel", 0) is None  # the ladder tables exist and are empty
+                assert await storage.ladders.standing(1, "duel", 0) is None  # the ladder tables exist and are empty
                 # A server's settings survive; the default added rules (SQLite 7, PostgreSQL 6) start unset.
-                assert await storage.guild_settings(1) == GuildSettings(1, "eagle", 90, "uk", None, None, None)
-                await storage.update_guild_settings(1, eagle_returns=True)
-                assert (await storage.guild_settings(1)).eagle_returns is True
+                settings = storage.server_settings
+                assert await settings.guild_settings(1) == GuildSettings(1, "eagle", 90, "uk", None, None, None)
+                await settings.update_guild_settings(1, eagle_returns=True)
+                assert (await settings.guild_settings(1)).eagle_returns is True
             assert await storage.integrity_check() == "ok"
 
 
-async def test_a_database_from_a_newer_bot_is_refused(durable: Backend) -> None:
-    await (await durable.open()).close()
-    if durable.name == "sqlite":
-        await durable.raw(f"PRAGMA user_version = {durable.latest_version + 1:d}")
+async def test_a_database_from_a_newer_bot_is_refused(backend: Backend) -> None:
+    await (await backend.open()).close()
+    if backend.name == "sqlite":
+        await backend.raw(f"PRAGMA user_version = {backend.latest_version + 1:d}")
     else:
-        await durable.raw(f"INSERT INTO schema_migrations (version) VALUES ({durable.latest_version + 1:d})")
+        await backend.raw(f"INSERT INTO schema_migrations (version) VALUES ({backend.latest_version + 1:d})")
     with pytest.raises(SchemaTooNew, match="upgrade the bot"):
-        await durable.open()
+        await backend.open()
 
 
-async def test_a_read_only_open_neither_migrates_nor_writes(durable: Backend) -> None:
-    assert durable.url is not None
-    await durable.create_at_version(durable.latest_version - 1)
+async def test_a_read_only_open_neither_migrates_nor_writes(backend: Backend) -> None:
+    await backend.create_at_version(backend.latest_version - 1)
     with pytest.raises(SchemaTooOld, match="needs migrating"):
-        await open_storage(durable.url, read_only=True)
-    writer = await durable.open()  # migrates
+        await open_storage(backend.url, read_only=True)
+    writer = await backend.open()  # migrates
     await new_duel(writer)
-    reader = await open_storage(durable.url, read_only=True)
+    reader = await open_storage(backend.url, read_only=True)
     try:
         assert (await reader.counts()).games == 1
         with pytest.raises(StorageUnavailable) as refused:

@@ -17,7 +17,7 @@ from bot.cli.copy_data import ProgressBar
 from bot.storage import open_storage
 from bot.storage.copy import CopyMismatch, CopyRefused, copy_data
 from bot.storage.errors import SchemaTooOld
-from bot.storage.sql.store import BulkLoad, SqlStore
+from bot.storage.sql.bulk import BulkLoad
 from bot.storage.sql.tables import Table
 from bot.storage.sqlite import schema as sqlite_schema
 from tests.bot.storage.games import append, new_duel, play, running_duel
@@ -29,8 +29,9 @@ async def fill(url: str, clock: FakeClock) -> None:
     and a player who asked to be forgotten."""
     storage = await open_storage(url, clock=clock)
     try:
-        await storage.update_guild_settings(10, default_variant="ants", locale="fr", fire=True, scorpion=False)
-        await storage.set_channel_ranked(10, 70, True)
+        await storage.server_settings.update_guild_settings(10, default_variant="ants", locale="fr", fire=True,
+                                                            scorpion=False)
+        await storage.server_settings.set_channel_ranked(10, 70, True)
         for game in range(6):
             await play(storage, [1 + game % 3, 4], "A" if game % 2 else None, kills={"A1": game, "B1": 1})
             clock.advance(days=0.3)
@@ -40,7 +41,7 @@ async def fill(url: str, clock: FakeClock) -> None:
         running = await running_duel(storage)
         await append(storage, running, 1, "throw", {"throw": [2], "faces": ["1100"]}, snapshot_ppn="after",
                      turn_deadline=clock.now + 60, timeouts={"B1": 1})
-        await storage.forget_me(6)
+        await storage.players.forget_me(6)
     finally:
         await storage.close()
 
@@ -48,7 +49,7 @@ async def fill(url: str, clock: FakeClock) -> None:
 async def all_rows(url: str) -> list[tuple[str, tuple[Any, ...]]]:
     storage = await open_storage(url, read_only=True)
     try:
-        return [(t.name, t.comparable(r)) async for t, rows in storage.export_rows(7) for r in rows]
+        return [(t.name, t.comparable(r)) async for t, rows in storage.tables.export_rows(7) for r in rows]
     finally:
         await storage.close()
 
@@ -82,11 +83,11 @@ async def test_sqlite_to_postgres_and_back_copies_every_row(
     copied = await open_storage(postgres_url, clock=clock)
     try:
         assert await copied.integrity_check() == "ok"
-        board = await copied.leaderboard("duel", 0)
+        board = await copied.ladders.leaderboard("duel", 0)
         assert [e.user_id for e in board.entries] == [4]
-        (open_log,) = [log for log in await copied.open_games() if log.events]
+        (open_log,) = [log for log in await copied.games.open_games() if log.events]
         assert (open_log.game.snapshot_ppn, open_log.game.seat("B1").consecutive_timeouts) == ("after", 1)
-        assert await copied.create_game(guild_id=1, channel_id=1, host_id=None, variant="bell", rules={},
+        assert await copied.games.create_game(guild_id=1, channel_id=1, host_id=None, variant="bell", rules={},
                                         turn_timer_seconds=60) == 11  # new games number on after the copied ones
     finally:
         await copied.close()
@@ -99,7 +100,7 @@ async def test_a_target_that_holds_anything_is_refused_and_left_alone(
     await fill(source, clock)
     target = await open_storage(postgres_url)
     try:
-        await target.update_guild_settings(99, locale="it")
+        await target.server_settings.update_guild_settings(99, locale="it")
     finally:
         await target.close()
     with pytest.raises(CopyRefused, match="not empty \\(1 guilds\\)"):
@@ -137,7 +138,7 @@ async def test_a_copy_that_differs_from_the_source_leaves_the_target_empty(
         await copy_data(source, postgres_url)
     target = await open_storage(postgres_url)
     try:
-        assert isinstance(target, SqlStore) and not any((await target.row_counts()).values())
+        assert not any((await target.tables.row_counts()).values())
     finally:
         await target.close()
 

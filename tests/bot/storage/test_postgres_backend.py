@@ -12,11 +12,11 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main
-from bot.storage import open_storage
+from bot.storage import Storage, open_storage
 from bot.storage.errors import ConstraintViolation, StorageError, StorageUnavailable
 from bot.storage.postgres import schema
+from bot.storage.postgres.database import numbered, open_database
 from bot.storage.postgres.errors import translate
-from bot.storage.postgres.store import numbered, open_store
 from bot.storage.types import NewEvent
 from bot.storage.urls import PostgresUrl, parse_database_url
 from tests.bot.storage.games import running_duel
@@ -79,12 +79,12 @@ async def test_only_one_of_several_starting_processes_migrates(postgres_url: str
         await asyncio.sleep(0.5)
         assert not any(task.done() for task in starting)  # all wait for the lock, none migrates beside it
         await holder.execute("SELECT pg_advisory_unlock(1349872757, hashtext(current_schema()))")
-        stores = await asyncio.gather(*starting)
+        opened = await asyncio.gather(*starting)
         versions = [r[0] for r in await holder.fetch("SELECT version FROM schema_migrations ORDER BY 1")]
         assert versions == list(range(1, schema.LATEST_VERSION + 1))  # each migration ran exactly once
-        for store in stores:
-            assert await store.schema_version() == schema.LATEST_VERSION
-            await store.close()
+        for storage in opened:
+            assert await storage.schema_version() == schema.LATEST_VERSION
+            await storage.close()
     finally:
         await holder.close()
 
@@ -97,10 +97,10 @@ async def test_a_row_locked_past_the_lock_timeout_is_busy_and_nothing_is_written
         async with other.transaction():  # another process holds the game's row
             await other.execute("SELECT * FROM games WHERE game_id = $1 FOR UPDATE", game_id)
             with pytest.raises(StorageUnavailable) as refused:
-                await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
+                await storage.games.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
         assert refused.value.reason == "busy"
-        assert (await storage.game_log(game_id)).events == ()
-        await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
+        assert (await storage.games.game_log(game_id)).events == ()
+        await storage.games.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
     finally:
         await other.close()
         await storage.close()
@@ -119,10 +119,11 @@ async def test_connections_cut_between_calls_cost_no_call(postgres_url: str) -> 
         )
         assert cut >= 1
         # At once, before the client has read the server's goodbye: BEGIN fails and is retried.
-        await storage.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
-        assert (await storage.get_game(game_id)).last_seq == 1
+        await storage.games.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])
+        assert (await storage.games.get_game(game_id)).last_seq == 1
         await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", name)
-        assert (await storage.guild_settings(10)).guild_id == 10  # a one-statement read, retried the same way
+        settings = storage.server_settings
+        assert (await settings.guild_settings(10)).guild_id == 10  # a one-statement read, retried the same way
     finally:
         await admin.close()
         await storage.close()
@@ -134,14 +135,14 @@ async def test_a_connection_cut_inside_a_transaction_is_unreachable_and_writes_n
     try:
         game_id = await running_duel(storage)
         with pytest.raises(StorageUnavailable) as cut:
-            async with storage._write() as tx:
+            async with storage.database.write() as tx:
                 await tx.execute("UPDATE games SET last_seq = 1 WHERE game_id = ?", game_id)
                 pid = (await tx.fetch("SELECT pg_backend_pid()"))[0][0]
                 await admin.execute("SELECT pg_terminate_backend($1)", pid)  # the server goes away mid-move
                 await asyncio.sleep(0.2)  # and the client has read its goodbye
                 await tx.execute("UPDATE games SET snapshot_ppn = 'never' WHERE game_id = ?", game_id)
         assert cut.value.reason == "unreachable"
-        game = await storage.get_game(game_id)
+        game = await storage.games.get_game(game_id)
         assert (game.last_seq, game.snapshot_ppn) != (1, "never") and game.last_seq == 0
     finally:
         await admin.close()
@@ -172,14 +173,14 @@ async def test_check_tries_the_migrations_changes_nothing_and_hides_the_password
 async def test_a_pooled_connection_goes_back_without_a_reset_query(postgres_url: str) -> None:
     url = parse_database_url(postgres_url)
     assert isinstance(url, PostgresUrl)
-    store = await open_store(url, pool_size=1)
+    storage = Storage(await open_database(url, pool_size=1))
     admin = await admin_connection()
     try:
-        (row,) = await store._fetch("SELECT pg_backend_pid()")  # the pool's one connection
-        await running_duel(store)
+        (row,) = await storage.database.fetch("SELECT pg_backend_pid()")  # the pool's one connection
+        await running_duel(storage)
         last = await admin.fetchval("SELECT query FROM pg_stat_activity WHERE pid = $1", row[0])
         assert last.strip().rstrip(";").upper() == "COMMIT", last  # the write's own end, nothing after it
     finally:
         await admin.close()
-        await store.close()
+        await storage.close()
 

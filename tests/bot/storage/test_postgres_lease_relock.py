@@ -16,7 +16,7 @@ import pytest
 
 from bot.storage import ShardsTaken, open_storage
 from bot.storage.postgres import leases
-from bot.storage.postgres.store import PostgresStore
+from bot.storage.postgres.database import PostgresDatabase
 from bot.storage.shards import Shards
 from tests.postgres import TcpProxy, fresh_schema, through
 
@@ -44,9 +44,9 @@ async def test_the_holder_takes_its_shard_back_without_a_write_when_postgres_ret
         await proxy.start()
         holder = await open_storage(through(url, proxy))
         try:
-            assert isinstance(holder, PostgresStore)
+            assert isinstance(holder.database, PostgresDatabase)
             await holder.claim_shards(SHARD_0)
-            keeper = holder._keeper
+            keeper = holder.database._keeper
             assert keeper is not None and keeper.held
 
             await proxy.stop()  # the server goes down: the lease connection, and its locks, are gone

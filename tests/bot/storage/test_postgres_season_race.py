@@ -18,9 +18,8 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.storage import open_storage
-from bot.storage.protocol import Storage
-from bot.storage.ratings import NEWCOMER, PROVISIONAL_GAMES
+from bot.ratings import NEWCOMER, PROVISIONAL_GAMES
+from bot.storage import Storage, open_storage
 from tests.bot.storage.games import GUILD, finish, play_many, started
 from tests.helpers import FakeClock
 
@@ -70,7 +69,7 @@ async def test_a_game_finishing_while_a_season_closes_counts_in_the_new_season(
         # The season start will stop at its last statement (deleting the server's rating history), after
         # archiving and deleting the ratings, with its transaction open.
         await holder.execute("SELECT 1 FROM rating_history WHERE scope = $1 FOR UPDATE", GUILD)
-        season = asyncio.create_task(storage.start_season(GUILD))
+        season = asyncio.create_task(storage.seasons.start_season(GUILD))
         await until_waiting(holder, name, 1)
         game = asyncio.create_task(finish(storage, game_id, "A"))
         await until_waiting(holder, name, 2)  # the game waits for the season start too
@@ -78,13 +77,13 @@ async def test_a_game_finishing_while_a_season_closes_counts_in_the_new_season(
     report = await game
 
     # Season first, then the game: the archive has five games each, the game starts the new season's ratings.
-    archived = await storage.season_leaderboard(GUILD, closed.number, "duel")
+    archived = await storage.seasons.season_leaderboard(GUILD, closed.number, "duel")
     assert [(e.user_id, e.games) for e in archived.entries] == [(1, PROVISIONAL_GAMES), (2, PROVISIONAL_GAMES)]
     server = {c.user_id: c for c in report.changes if c.scope == GUILD}
     assert server[1].before == server[2].before == NEWCOMER.display
-    standing = await storage.standing(1, "duel", GUILD)
+    standing = await storage.ladders.standing(1, "duel", GUILD)
     assert standing is not None and (standing.games, standing.wins) == (1, 1)
-    assert [p.game_id for p in await storage.rating_history(1, "duel", GUILD)] == [game_id]
+    assert [p.game_id for p in await storage.ladders.rating_history(1, "duel", GUILD)] == [game_id]
     assert await storage.integrity_check() == "ok"
 
 
@@ -97,17 +96,17 @@ async def test_a_season_closing_while_a_game_is_rated_archives_that_game(
         await holder.execute("SELECT 1 FROM ladder_counts WHERE scope = $1 FOR UPDATE", GUILD)
         game = asyncio.create_task(finish(storage, game_id, "A"))
         await until_waiting(holder, name, 1)
-        season = asyncio.create_task(storage.start_season(GUILD))
+        season = asyncio.create_task(storage.seasons.start_season(GUILD))
         await until_waiting(holder, name, 2)  # the season start waits for the game
     report = await game
     closed = await season
 
     # The game first, then the season: the game is in the archive, and nothing of it is left on the server.
     assert {c.user_id for c in report.changes if c.scope == GUILD} == {1, 2}
-    archived = await storage.season_leaderboard(GUILD, closed.number, "duel")
+    archived = await storage.seasons.season_leaderboard(GUILD, closed.number, "duel")
     assert [(e.user_id, e.games) for e in archived.entries] == [
         (1, PROVISIONAL_GAMES + 1), (2, PROVISIONAL_GAMES + 1)]
-    assert await storage.standing(1, "duel", GUILD) is None
-    assert await storage.rating_history(1, "duel", GUILD) == ()
-    assert (await storage.leaderboard("duel", GUILD)).entries == ()
+    assert await storage.ladders.standing(1, "duel", GUILD) is None
+    assert await storage.ladders.rating_history(1, "duel", GUILD) == ()
+    assert (await storage.ladders.leaderboard("duel", GUILD)).entries == ()
     assert await storage.integrity_check() == "ok"

@@ -1,5 +1,5 @@
-"""The tournament flow runs on the session layer's fixtures: the same repositories and manager."""
+"""The tournament flow runs on the session layer's fixtures: the same storage and manager."""
 
-from tests.bot.sessions.conftest import manager, picker, repo
+from tests.bot.sessions.conftest import manager, picker, storage
 
-__all__ = ["manager", "picker", "repo"]
+__all__ = ["manager", "picker", "storage"]

@@ -1,6 +1,6 @@
 """The tournament flow in the session layer: entering, starting, rooms and match games opened for each round,
 results fed back from the games themselves, the round's time limit (forfeit and adjudication), the end, and a
-restart in the middle. On the in-memory repository and on SQLite."""
+restart in the middle. On SQLite."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pytest
 from bot.sessions import GameState, Player, SessionManager
 from bot.sessions.errors import NotAPlayer, TournamentMatch
 from bot.sessions.state import Place
-from bot.storage.protocol import GameRepository
-from bot.storage.tournament_types import Match, Tournament, TournamentFormat, TournamentSettings
+from bot.storage import Storage
 from bot.tournaments.errors import (
     AlreadyInTournament,
     BadRoundLimit,
@@ -27,6 +26,7 @@ from bot.tournaments.manager import TournamentManager
 from bot.tournaments.ports import RoomUnavailable
 from bot.tournaments.results import MatchDecided, MatchOpened, TournamentFinished, TournamentUpdate
 from bot.tournaments.standings import table
+from bot.tournaments.types import Match, Tournament, TournamentFormat, TournamentSettings
 from tests.helpers import FakeClock, RandomPicker, make_manager
 
 GUILD, CHANNEL = 9, 500
@@ -73,9 +73,9 @@ def verdicts() -> Verdicts:
 
 
 @pytest.fixture
-def tournaments(repo: GameRepository, manager: SessionManager, clock: FakeClock, rooms: Rooms,
+def tournaments(storage: Storage, manager: SessionManager, clock: FakeClock, rooms: Rooms,
                 verdicts: Verdicts) -> TournamentManager:
-    return TournamentManager(repo, manager, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
+    return TournamentManager(storage.tournaments, manager, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
 
 
 def settings(format: TournamentFormat, round_hours: int = 24) -> TournamentSettings:
@@ -220,7 +220,7 @@ async def test_time_limit_forfeits_the_unstarted_match_and_adjudicates_the_runni
 
 
 async def test_a_restart_in_the_middle_picks_up_a_result_that_came_while_down(
-    repo: GameRepository, manager: SessionManager, clock: FakeClock, rooms: Rooms, verdicts: Verdicts,
+    storage: Storage, manager: SessionManager, clock: FakeClock, rooms: Rooms, verdicts: Verdicts,
     tournaments: TournamentManager,
 ) -> None:
     tournament_id = await entered(tournaments, "single_elimination", 5)
@@ -233,9 +233,9 @@ async def test_a_restart_in_the_middle_picks_up_a_result_that_came_while_down(
     assert a is not None and a.user_id is not None
     await session.start(a.user_id, 3)
     await session.resign(a.user_id)  # seed 4 resigns: seed 5 goes through
-    restarted = make_manager(repo, clock, RandomPicker(), seed=900)
+    restarted = make_manager(storage.games, clock, RandomPicker(), seed=900)
     await restarted.load()
-    again = TournamentManager(repo, restarted, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
+    again = TournamentManager(storage.tournaments, restarted, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
     assert await again.load() == 1
     await again.fire_due()
     tournament = again.get(tournament_id)

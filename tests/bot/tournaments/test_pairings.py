@@ -10,7 +10,12 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.storage.tournament_types import (
+from bot.tournaments import formats, swiss
+from bot.tournaments.elimination import bracket_size, seed_positions
+from bot.tournaments.formats import pairings, planned_rounds, round_decided
+from bot.tournaments.standings import scores_and_opponents
+from bot.tournaments.swiss import swiss_pairings, swiss_rounds
+from bot.tournaments.types import (
     Entrant,
     Match,
     Outcome,
@@ -18,11 +23,6 @@ from bot.storage.tournament_types import (
     TournamentFormat,
     TournamentSettings,
 )
-from bot.tournaments import formats, swiss
-from bot.tournaments.elimination import bracket_size, seed_positions
-from bot.tournaments.formats import pairings, planned_rounds, round_decided
-from bot.tournaments.standings import scores_and_opponents
-from bot.tournaments.swiss import swiss_pairings, swiss_rounds
 
 
 def field(format: TournamentFormat, players: int, ratings: list[int] | None = None) -> Tournament:

@@ -29,9 +29,9 @@ from bot.app import EXTENSIONS
 from bot.cogs.games.texts import BOARD_SECTIONS, HELP_SECTIONS
 from bot.cogs.ladders.embeds import PRIVACY_SECTIONS
 from bot.cogs.tournaments.texts import TABLE_COLUMNS, TABLE_FORMATS
+from bot.ratings.types import LADDERS, Result, UnrankedReason
 from bot.sessions.state import ADDED_RULES, AI_LEVELS
-from bot.storage.tournament_types import FORMATS
-from bot.storage.types import LADDERS, Result, UnrankedReason
+from bot.tournaments.types import FORMATS
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS

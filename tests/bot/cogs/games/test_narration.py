@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 import re
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -25,14 +27,14 @@ from bot.sessions import (
     Place,
     Player,
     SeatState,
+    SessionManager,
     Started,
     Thrown,
     TimedOut,
 )
-from bot.storage.memory import MemoryStorage
 from bot.ui.i18n import SUPPORTED, catalogue
 from puluc import Move, Position, Rules, Throw
-from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager, reword
+from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager, open_sqlite, reword
 
 NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo"),
          "es": ("Lucía", "Mateo")}
@@ -274,7 +276,15 @@ GAME_SEED = 3  # a 2 v 2 ants game with captures, kills, freed teammates, passes
 
 async def seeded_team_game() -> tuple[GameState, list[ActionResult]]:
     """A traditional 2 v 2 ants game, every seat choosing captures and kills when it can (else at random)."""
-    manager = make_manager(MemoryStorage(), FakeClock(), RandomPicker(), seed=GAME_SEED)
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await open_sqlite(Path(folder) / "puluc.db")
+        try:
+            return await _played_team_game(make_manager(storage.games, FakeClock(), RandomPicker(), seed=GAME_SEED))
+        finally:
+            await storage.close()
+
+
+async def _played_team_game(manager: SessionManager) -> tuple[GameState, list[ActionResult]]:
     lobby = await manager.open_lobby(PLAYERS[0], CHANNEL, GameOptions(variant="ants", team_size=2))
     session = manager.get(lobby.game_id)
     results = [lobby]

@@ -1,7 +1,7 @@
-"""The ladder and player commands through a simulated Discord (SimCord) on a real store file.
+"""The ladder and player commands through a simulated Discord (SimCord) on a real SQLite file.
 
-A second store on the bot's database file plays whole Puluc games (random legal moves, then the loser
-resigns) through the store's public API, with a clock the test sets, so the ladder holds listed,
+A second storage on the bot's database file plays whole Puluc games (random legal moves, then the loser
+resigns) through the storage API, with a clock the test sets, so the ladder holds listed,
 provisional and inactive players. The bot then answers `/puluc leaderboard`, `profile`, `history`,
 `replay`, `privacy` and `forget-me` as a member would see them.
 """
@@ -25,36 +25,36 @@ from PIL import Image
 
 from bot import app
 from bot.app import PulucBot
-from bot.storage.sqlite.store import SqliteStore, open_store
+from bot.storage import Storage
 from bot.storage.types import GLOBAL_SCOPE, NewEvent, SeatSpec
 from bot.ui.i18n import SUPPORTED, t
 from puluc import Game, GameRecord, Rules
-from tests.helpers import FakeClock, MakeBot, emit_click
+from tests.helpers import FakeClock, MakeBot, emit_click, open_sqlite
 from tests.helpers import World as Server
 
 LADDERS = "bot.cogs.ladders.cog"
 MOVES = 8  # moves per seeded game: more than the 6 a ranked game needs
-CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the store
+CLUB = [900_001 + i for i in range(12)]  # club players who exist only in the storage
 # Carol's games: 45 days before the bot's clock (time.time()): inactive, yet not away long enough for her
-# rating to be provisional again (bot.storage.ratings.PROVISIONAL_SIGMA).
+# rating to be provisional again (bot.ratings.PROVISIONAL_SIGMA).
 CAROL_DAYS_AGO = 45
 
 
 class LadderBot(commands.Bot):
-    """A small bot: the store `bot.app.PulucBot` would open, and only the Ladders extension.
+    """A small bot: the storage `bot.app.PulucBot` would open, and only the Ladders extension.
 
     The game cogs are left out on purpose: these tests are about the ladder commands, and they must not
     depend on the rest of the bot while it changes.
     """
 
-    def __init__(self, path: Path, opened: list[SqliteStore]) -> None:
+    def __init__(self, path: Path, opened: list[Storage]) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.path = path
         self.opened = opened
-        self.storage: SqliteStore | None = None
+        self.storage: Storage | None = None
 
     async def setup_hook(self) -> None:
-        self.storage = await open_store(self.path)
+        self.storage = await open_sqlite(self.path)
         self.opened.append(self.storage)
         await self.load_extension(LADDERS)
         await self.tree.sync()
@@ -66,17 +66,17 @@ def database(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def opened() -> AsyncIterator[list[SqliteStore]]:
-    """Stores the bots opened; closed at the end (SimCord never closes a bot, and an open aiosqlite
+async def opened() -> AsyncIterator[list[Storage]]:
+    """The storages the bots opened; closed at the end (SimCord never closes a bot, and an open aiosqlite
     connection is a thread that would keep the test process alive)."""
-    stores: list[SqliteStore] = []
-    yield stores
-    for store in stores:
-        await store.close()
+    opened_storages: list[Storage] = []
+    yield opened_storages
+    for storage in opened_storages:
+        await storage.close()
 
 
 @pytest.fixture
-def simcord_bot(database: Path, opened: list[SqliteStore]) -> LadderBot:
+def simcord_bot(database: Path, opened: list[Storage]) -> LadderBot:
     return LadderBot(database, opened)
 
 
@@ -90,19 +90,19 @@ class Played:
 
 
 async def play(
-    store: SqliteStore, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
+    storage: Storage, guild_id: int, a: tuple[int, str], b: tuple[int, str], winner: str, seed: int,
     *, finish: bool = True,
 ) -> Played:
     """A real duel: random legal moves until MOVES moves are played, then the loser resigns."""
     rng = random.Random(seed)
     rules = Rules.preset("bell")
     game = Game.new(rules, rng, seed=seed)
-    game_id = await store.create_game(
+    game_id = await storage.games.create_game(
         guild_id=guild_id, channel_id=1, host_id=a[0], variant="bell", rules=rules.to_dict(),
         turn_timer_seconds=60, ranked=True,
         seats=[SeatSpec("A1", a[1], user_id=a[0]), SeatSpec("B1", b[1], user_id=b[0])],
     )
-    await store.start_game(game_id, first_team=game.record.first,
+    await storage.games.start_game(game_id, first_team=game.record.first,
                            throw_off=[[x.code, y.code] for x, y in game.record.throw_off], seed=seed,
                            snapshot_ppn=game.position.to_ppn(), turn_deadline=None)
     events: list[NewEvent] = []
@@ -117,10 +117,10 @@ async def play(
             events.append(NewEvent("move", {"move": str(move)}))
             moves += 1
     assert game.outcome() is None, "the seeded game must still be running when the loser resigns"
-    await store.append_events(game_id, 1, events, snapshot_ppn=game.position.to_ppn())
+    await storage.games.append_events(game_id, 1, events, snapshot_ppn=game.position.to_ppn())
     if finish:
         loser = "B1" if winner == "A" else "A1"
-        await store.finish_game(
+        await storage.games.finish_game(
             game_id, winner=winner, scores=game.position.scores(), end_reason="resign",
             kills={seat: game.position.kills(seat) for seat in ("A1", "B1")},
             events=[NewEvent("resign", {"seat": loser})], first_seq=len(events) + 1,
@@ -156,32 +156,32 @@ def world(simcord_env: simcord.Env) -> World:
 async def ladder(world: World, database: Path) -> Ladder:
     seeded = Ladder()
     clock = FakeClock(time.time() - CAROL_DAYS_AGO * 86_400, tick=60)  # a minute a write: distinct times
-    store = await open_store(database, clock=clock)
+    storage = await open_sqlite(database, clock=clock)
     guild = world.guild.id
     seed = iter(range(1, 1000))
     try:
         for i in range(6, 11):  # carol's five wins, long ago: rated, not provisional, but inactive
-            await play(store, guild, world.pair(world.carol), club(i), "A", next(seed))
+            await play(storage, guild, world.pair(world.carol), club(i), "A", next(seed))
         clock.now = time.time() - 6 * 3600
         for i in range(12):  # the club: the lower number always wins
             for k in (1, 2, 3):
                 j = (i + k) % 12
                 first, second = sorted((i, j))
-                await play(store, guild, club(first), club(second), "A", next(seed))
+                await play(storage, guild, club(first), club(second), "A", next(seed))
         for i in range(5):  # alice: five losses, listed but low
-            seeded.alice_games.append(await play(store, guild, world.pair(world.alice), club(i), "B", next(seed)))
+            seeded.alice_games.append(await play(storage, guild, world.pair(world.alice), club(i), "B", next(seed)))
         for _ in range(2):  # bob: two wins, still provisional
-            await play(store, guild, world.pair(world.bob), club(11), "A", next(seed))
-        seeded.other_guild_game = (await play(store, guild + 1, club(0), club(1), "A", next(seed))).game_id
+            await play(storage, guild, world.pair(world.bob), club(11), "A", next(seed))
+        seeded.other_guild_game = (await play(storage, guild + 1, club(0), club(1), "A", next(seed))).game_id
     finally:
-        await store.close()
+        await storage.close()
     return seeded
 
 
-def bot_store(env: simcord.Env) -> SqliteStore:
-    store = getattr(env.bot, "storage", None)
-    assert isinstance(store, SqliteStore)
-    return store
+def bot_storage(env: simcord.Env) -> Storage:
+    storage = getattr(env.bot, "storage", None)
+    assert isinstance(storage, Storage)
+    return storage
 
 
 # --- reading answers -------------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ async def forged_click(env: simcord.Env, actor: simcord.MemberActor, message: An
 async def test_leaderboard_lists_ten_ranked_players_and_the_callers_place_off_the_page(
     world: World, ladder: Ladder
 ) -> None:
-    standing = await bot_store(world.env).standing(world.alice.id, "duel", world.guild.id)
+    standing = await bot_storage(world.env).ladders.standing(world.alice.id, "duel", world.guild.id)
     assert standing is not None and standing.rank is not None and standing.rank > 10  # the setting of this test
 
     shown = await world.alice.slash(world.games, "puluc leaderboard")
@@ -305,7 +305,7 @@ async def test_someone_elses_next_press_gets_their_own_page_and_leaves_the_messa
 
 
 async def test_leaderboard_buttons_work_after_a_restart(
-    world: World, ladder: Ladder, database: Path, opened: list[SqliteStore]
+    world: World, ladder: Ladder, database: Path, opened: list[Storage]
 ) -> None:
     shown = await world.alice.slash(world.games, "puluc leaderboard")
     await world.env.restart_bot(LadderBot(database, opened))
@@ -318,7 +318,7 @@ async def test_leaderboard_buttons_work_after_a_restart(
 async def test_global_and_team_ladders_are_their_own_boards(world: World, ladder: Ladder) -> None:
     everywhere = await world.alice.slash(world.games, "puluc leaderboard", scope="global")
     assert answer(everywhere).embeds[0].title == "Leaderboard: 1 v 1, All servers"
-    standing = await bot_store(world.env).standing(world.alice.id, "duel", GLOBAL_SCOPE)
+    standing = await bot_storage(world.env).ladders.standing(world.alice.id, "duel", GLOBAL_SCOPE)
     assert standing is not None
     assert field_value(answer(everywhere).embeds[0], "Your place").startswith(f"`#{standing.rank}`")
 
@@ -333,7 +333,7 @@ async def test_global_and_team_ladders_are_their_own_boards(world: World, ladder
 
 
 async def test_profile_shows_ratings_record_streak_and_a_rating_chart(world: World, ladder: Ladder) -> None:
-    standing = await bot_store(world.env).standing(world.alice.id, "duel", world.guild.id)
+    standing = await bot_storage(world.env).ladders.standing(world.alice.id, "duel", world.guild.id)
     assert standing is not None
 
     shown = await world.alice.slash(world.games, "puluc profile")
@@ -423,12 +423,12 @@ async def test_replay_of_an_unknown_or_unfinished_game_is_refused_privately(
     unknown = await world.alice.slash(world.games, "puluc replay", game_id=99_999)
     assert unknown.ephemeral and answer(unknown).content == "There is no game #99999 in this server."
 
-    store = await open_store(database)
+    storage = await open_sqlite(database)
     try:
-        running = await play(store, world.guild.id, world.pair(world.alice), world.pair(world.bob), "A", 7,
+        running = await play(storage, world.guild.id, world.pair(world.alice), world.pair(world.bob), "A", 7,
                              finish=False)
     finally:
-        await store.close()
+        await storage.close()
     unfinished = await world.alice.slash(world.games, "puluc replay", game_id=running.game_id)
     assert unfinished.ephemeral
     assert answer(unfinished).content == t("ladder.replay.unfinished", "en", game_id=running.game_id)
@@ -496,8 +496,8 @@ async def test_privacy_explains_what_is_stored_in_the_callers_language(
 async def test_forget_me_confirmed_erases_the_profile_and_anonymises_past_seats(
     world: World, ladder: Ladder
 ) -> None:
-    store = bot_store(world.env)
-    opponent_before = await store.standing(CLUB[0], "duel", world.guild.id)
+    storage = bot_storage(world.env)
+    opponent_before = await storage.ladders.standing(CLUB[0], "duel", world.guild.id)
 
     prompt = await world.alice.slash(world.games, "puluc forget-me")
     assert prompt.ephemeral and answer(prompt).content == t("privacy.forget.prompt", "en")
@@ -506,16 +506,16 @@ async def test_forget_me_confirmed_erases_the_profile_and_anonymises_past_seats(
 
     assert answer(done).content.startswith("Done: your ratings and profile are erased, and your 5 seats")
     assert answer(done).components == []
-    assert await store.profile(world.alice.id) is None
+    assert await storage.players.profile(world.alice.id) is None
     gone = await world.alice.slash(world.games, "puluc profile")
     assert gone.ephemeral and "has not played Puluc yet" in answer(gone).content
     history = await world.alice.slash(world.games, "puluc history", user=world.alice)
     assert answer(history).embeds[0].description == "No finished games yet."
     # The opponents' records stay whole: their games show a former player, their ratings are untouched.
-    club_history = await store.game_history(CLUB[0])
+    club_history = await storage.players.game_history(CLUB[0])
     alice_game = next(g for g in club_history if g.game_id == ladder.alice_games[0].game_id)
     assert alice_game.opponents == ("Former player",)
-    assert await store.standing(CLUB[0], "duel", world.guild.id) == opponent_before
+    assert await storage.ladders.standing(CLUB[0], "duel", world.guild.id) == opponent_before
 
 
 async def test_only_the_caller_can_confirm_forget_me(world: World, ladder: Ladder) -> None:
@@ -528,8 +528,8 @@ async def test_only_the_caller_can_confirm_forget_me(world: World, ladder: Ladde
 
     refused = [m for m in world.games.history(viewer=world.bob) if m.content == t("privacy.forget.not_yours", "en")]
     assert len(refused) == 1
-    assert await bot_store(world.env).profile(world.alice.id) is not None
-    assert await bot_store(world.env).profile(world.bob.id) is not None
+    assert await bot_storage(world.env).players.profile(world.alice.id) is not None
+    assert await bot_storage(world.env).players.profile(world.bob.id) is not None
 
 
 async def test_forget_me_can_be_called_off_and_expires(world: World, ladder: Ladder) -> None:
@@ -541,30 +541,30 @@ async def test_forget_me_can_be_called_off_and_expires(world: World, ladder: Lad
     await world.env.advance_time(16 * 60)
     expired = await world.alice.click(answer(late), label="Erase my data")
     assert answer(expired).content == "This confirmation has expired; run /puluc forget-me again."
-    assert await bot_store(world.env).profile(world.alice.id) is not None
+    assert await bot_storage(world.env).players.profile(world.alice.id) is not None
 
 
 async def test_forget_me_waits_until_the_player_has_left_open_games(
     world: World, ladder: Ladder, database: Path
 ) -> None:
-    store = await open_store(database)
+    storage = await open_sqlite(database)
     try:
-        await play(store, world.guild.id, world.pair(world.alice), world.pair(world.bob), "A", 11, finish=False)
+        await play(storage, world.guild.id, world.pair(world.alice), world.pair(world.bob), "A", 11, finish=False)
     finally:
-        await store.close()
+        await storage.close()
     prompt = await world.alice.slash(world.games, "puluc forget-me")
 
     refused = await world.alice.click(answer(prompt), label="Erase my data")
 
     assert answer(refused).content == t("privacy.forget.open_game", "en")
-    assert await bot_store(world.env).profile(world.alice.id) is not None
+    assert await bot_storage(world.env).players.profile(world.alice.id) is not None
 
 
 # --- inside the whole bot ----------------------------------------------------------------------------------
 
 
 class TestInsideTheWholeBot:
-    """The extension as `bot.app.PulucBot` loads it: its tree admits the commands, its store serves them."""
+    """The extension as `bot.app.PulucBot` loads it: its tree admits the commands, its storage serves them."""
 
     @pytest.fixture
     def simcord_bot(self, bots: MakeBot, monkeypatch: pytest.MonkeyPatch) -> PulucBot:

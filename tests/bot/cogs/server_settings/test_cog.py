@@ -25,7 +25,7 @@ def boss(world: World) -> simcord.MemberActor:
 
 
 async def saved_settings(world: World) -> GuildSettings:
-    return await services(world.env.bot).storage.guild_settings(world.guild.id)
+    return await services(world.env.bot).storage.server_settings.guild_settings(world.guild.id)
 
 
 def lobby_title(world: World, channel: simcord.ChannelHandle) -> str:

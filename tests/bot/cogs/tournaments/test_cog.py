@@ -8,8 +8,8 @@ import re
 import discord
 import pytest
 
+from bot import ratings
 from bot.services import services
-from bot.storage import ratings
 from tests.helpers import World, click_concurrently, custom_ids, embed_text, game_message, said
 
 ROOM = re.compile(r"<#(\d+)>")
@@ -102,7 +102,7 @@ async def test_balance_teams_seats_the_most_even_split_and_shows_each_team_s_cha
     async def skill(user_id: int, ladder: str, scope: int = 0) -> ratings.Skill | None:
         return ratings.Skill(known[user_id], 2.0) if ladder == "team" else None
 
-    monkeypatch.setattr(services(world.env.bot).storage, "skill", skill)
+    monkeypatch.setattr(services(world.env.bot).storage.ladders, "skill", skill)
     opened = await world.alice.slash(world.games, "puluc new", team_size=2)
     lobby = opened.response
     assert lobby is not None

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.cogs.tournaments.texts import decision_text, final_text, result_line, table_text
-from bot.storage.tournament_types import (
+from bot.tournaments.types import (
     Entrant,
     Match,
     Tournament,

@@ -1,11 +1,8 @@
-"""The PostgreSQL backend: an asyncpg pool, the shared SQL on top, every driver error translated.
+"""The PostgreSQL backend: an asyncpg pool, every driver error translated.
 
-Each write is one READ COMMITTED transaction on a pooled connection (rows that must not change underneath
-are locked: a game's row before its log grows, players' rows before their ratings are read); each read is
-one REPEATABLE READ READ ONLY transaction, so a profile or a start-up reload sees one consistent snapshot.
-Several bot processes may share the database. The queries are `bot.storage.sql`'s (with `?` numbered to
-`$n` here); the schema and its migrations are in `bot.storage.postgres.schema`. Must never import discord
-or puluc.
+Each write is one READ COMMITTED transaction on a pooled connection (rows that must not change underneath are
+locked); each read is one REPEATABLE READ READ ONLY transaction, so a profile or a start-up reload sees one
+consistent snapshot. Several bot processes may share the database.
 """
 
 from __future__ import annotations
@@ -19,15 +16,12 @@ from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
-from bot.storage.errors import ShardsTaken
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
 from bot.storage.postgres.leases import LeaseKeeper
 from bot.storage.shards import Shards
-from bot.storage.sql import versions
-from bot.storage.sql.leases import new_owner
-from bot.storage.sql.port import POSTGRES, Row, Transaction
-from bot.storage.sql.store import Clock, SqlStore
+from bot.storage.sql import migrations
+from bot.storage.sql.port import POSTGRES, Clock, Row, Transaction
 from bot.storage.urls import PostgresUrl
 
 POOL_SIZE = 10
@@ -125,9 +119,9 @@ class PostgresTransaction:
             raise translate(exc) from exc
 
 
-async def open_store(
+async def open_database(
     url: PostgresUrl, *, clock: Clock = time.time, read_only: bool = False, pool_size: int = POOL_SIZE
-) -> PostgresStore:
+) -> PostgresDatabase:
     """Connect to the database `url` names and migrate it (waiting while another process migrates).
 
     `StorageUnavailable` when the server cannot be reached or refuses the login; `SchemaTooNew` when a newer
@@ -149,7 +143,7 @@ async def open_store(
     try:
         async with pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as conn:
             if read_only:
-                versions.check_current(await schema.current_version(conn), schema.LATEST_VERSION)
+                migrations.check_current(await schema.current_version(conn), schema.LATEST_VERSION)
             else:
                 await schema.migrate(conn)
     except BaseException as exc:
@@ -157,37 +151,34 @@ async def open_store(
         if isinstance(exc, DRIVER_ERRORS):
             raise translate(exc) from exc
         raise
-    return PostgresStore(url, pool, clock, settings)
+    return PostgresDatabase(url, pool, clock, settings)
 
 
-class PostgresStore(SqlStore):
-    """Storage in one PostgreSQL database (schema: the URL's search_path, else public)."""
+class PostgresDatabase:
+    """One PostgreSQL database, open (schema: the URL's search_path, else public)."""
+
+    dialect = POSTGRES
 
     def __init__(
         self, url: PostgresUrl, pool: asyncpg.Pool, clock: Clock, server_settings: dict[str, str] | None = None
     ) -> None:
-        super().__init__(POSTGRES, clock)
+        self.clock = clock
         self._url = url
         self._pool = pool
         self._server_settings = dict(server_settings or {})
         self._keeper: LeaseKeeper | None = None
 
-    async def claim_shards(self, shards: Shards) -> None:
+    async def claim_shards(self, shards: Shards, owner: str) -> None:
         """Hold `shards` for this process's life (`bot.storage.postgres.leases`); ShardsTaken when a live
         process holds one of them or runs another SHARD_COUNT."""
         if self._keeper is not None:
-            raise RuntimeError(f"this store holds {self._keeper.shards} already; a process claims its shards once")
-        keeper = LeaseKeeper(self._connect_lease, new_owner(), shards, self._clock)
+            raise RuntimeError(f"this database holds {self._keeper.shards} already; a process claims its shards once")
+        keeper = LeaseKeeper(self._connect_lease, owner, shards, self.clock)
         try:
             await keeper.claim()
-        except ShardsTaken:
-            # A refused store holds nothing and writes nothing, even if its process went on by mistake.
-            self._owner, self._shards = keeper.owner, shards
-            raise
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
         self._keeper = keeper
-        self._owner, self._shards = keeper.owner, shards
 
     async def _connect_lease(self) -> asyncpg.Connection:
         settings = {**self._server_settings, "application_name": "puluc-bot shard leases"}
@@ -211,7 +202,7 @@ class PostgresStore(SqlStore):
             raise translate(exc) from exc
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Transaction]:
+    async def write(self) -> AsyncIterator[Transaction]:
         """One READ COMMITTED transaction; a driver error anywhere in it (COMMIT included) rolls it back and
         leaves as a `StorageError`."""
         try:
@@ -223,7 +214,7 @@ class PostgresStore(SqlStore):
             raise translate(exc) from exc
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Transaction]:
+    async def read(self) -> AsyncIterator[Transaction]:
         """One REPEATABLE READ READ ONLY transaction: every statement sees the same committed snapshot."""
         try:
             async with self._transaction(isolation="repeatable_read", readonly=True) as conn:
@@ -256,7 +247,7 @@ class PostgresStore(SqlStore):
                 await transaction.commit()
                 return
 
-    async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
         """One statement on a pooled connection, without a transaction around it (it is its own snapshot);
         a read is safe to repeat, so a connection found dead is replaced and the statement run again."""
         try:
@@ -273,7 +264,7 @@ class PostgresStore(SqlStore):
             raise translate(exc) from exc
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    async def _after_bulk_load(self, tx: Transaction) -> None:
+    async def after_bulk_load(self, tx: Transaction) -> None:
         for table, column in (("games", "game_id"), ("tournaments", "tournament_id")):
             # The names are this module's own literals; PostgreSQL takes no parameters for identifiers.
             await tx.fetch(
@@ -283,9 +274,9 @@ class PostgresStore(SqlStore):
 
     # --- health ------------------------------------------------------------------------------------------
 
-    async def _engine_problems(self) -> list[str]:
+    async def engine_problems(self) -> list[str]:
         """Indexes PostgreSQL marked invalid (a failed build): queries would silently stop using them."""
-        async with self._read() as tx:
+        async with self.read() as tx:
             rows = await tx.fetch(
                 "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
                 "WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid ORDER BY 1"

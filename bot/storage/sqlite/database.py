@@ -1,10 +1,8 @@
-"""The SQLite backend: one file in WAL mode, a writer and a reader connection, the shared SQL on top.
+"""The SQLite backend: one file in WAL mode, a writer and a reader connection.
 
 Writes go through one connection under an asyncio.Lock, each in a BEGIN IMMEDIATE transaction that also
 excludes writers in other processes (they wait up to the busy timeout); reads use a second, read-only
-connection, so they see only committed data and never wait for a write. Every sqlite3 error leaves as a
-`bot.storage.errors` error with the transaction rolled back. The queries are `bot.storage.sql`'s; the
-schema and its migrations are in `bot.storage.sqlite.schema`. Must never import discord or puluc.
+connection, so they never wait for a write. Every sqlite3 error leaves as a `bot.storage.errors` error.
 """
 
 from __future__ import annotations
@@ -23,10 +21,9 @@ import aiosqlite
 
 from bot.storage.errors import ShardsTaken, StorageUnavailable, UnavailableReason
 from bot.storage.shards import Shards
-from bot.storage.sql import versions
-from bot.storage.sql.leases import new_owner
-from bot.storage.sql.port import SQLITE, Row, Transaction
-from bot.storage.sql.store import Clock, SqlStore
+from bot.storage.sql import migrations
+from bot.storage.sql.leases import put_leases
+from bot.storage.sql.port import SQLITE, Clock, Row, Transaction
 from bot.storage.sqlite import schema
 from bot.storage.sqlite.connection import SqliteTransaction, run
 from bot.storage.sqlite.errors import translate
@@ -49,7 +46,7 @@ def _prepare_file(path: Path, read_only: bool) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         finally:
             conn.close()
-        versions.check_current(version, schema.LATEST_VERSION)
+        migrations.check_current(version, schema.LATEST_VERSION)
         return version
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
@@ -63,9 +60,9 @@ def _prepare_file(path: Path, read_only: bool) -> int:
         conn.close()
 
 
-async def open_store(
+async def open_database(
     path: Path, *, clock: Clock = time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS, read_only: bool = False
-) -> SqliteStore:
+) -> SqliteDatabase:
     """Open (creating directory and file on first start) and migrate the database at `path`.
 
     `StorageUnavailable` when the file cannot be created, opened or migrated (permissions, a full disk, not
@@ -83,7 +80,7 @@ async def open_store(
         ) from exc
 
 
-async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool) -> SqliteStore:
+async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool) -> SqliteDatabase:
     await asyncio.to_thread(_prepare_file, path, read_only)
     writer = await aiosqlite.connect(path, isolation_level=None)
     reader = await aiosqlite.connect(path, isolation_level=None)
@@ -98,10 +95,10 @@ async def _open(path: Path, clock: Clock, busy_timeout_ms: int, read_only: bool)
     await run(reader, "PRAGMA query_only = ON")
     if read_only:
         await run(writer, "PRAGMA query_only = ON")
-    return SqliteStore(path, writer, reader, clock, read_only=read_only)
+    return SqliteDatabase(path, writer, reader, clock, read_only=read_only)
 
 
-# Lock files this process holds: path -> (descriptor, stores using it). A store opened again in the same
+# Lock files this process holds: path -> (descriptor, databases using it). One opened again in the same
 # process (a bot restarted in place, as the tests do) shares the lock; the latest claim holds the leases.
 _HELD: dict[str, tuple[int, int]] = {}
 
@@ -139,8 +136,10 @@ def _unlock_file(key: str) -> None:
     os.close(fd)  # closing the descriptor releases the lock
 
 
-class SqliteStore(SqlStore):
-    """Storage in one SQLite file. Create with `open_store`; one per process."""
+class SqliteDatabase:
+    """One SQLite file, open. Create with `open_database`; one per process."""
+
+    dialect = SQLITE
 
     def __init__(
         self,
@@ -151,7 +150,7 @@ class SqliteStore(SqlStore):
         *,
         read_only: bool = False,
     ) -> None:
-        super().__init__(SQLITE, clock)
+        self.clock = clock
         self.path = path
         self.read_only = read_only
         self._writer = writer
@@ -166,23 +165,16 @@ class SqliteStore(SqlStore):
         """The file a bot process holds locked while it uses this database (beside it: puluc.db.lock)."""
         return self.path.with_name(self.path.name + ".lock")
 
-    async def claim_shards(self, shards: Shards) -> None:
+    async def claim_shards(self, shards: Shards, owner: str) -> None:
         """Make this process the database's one bot process (a lock on `lock_path`, held until `close` or the
-        process's end, however it ends) and the holder of `shards`. ShardsTaken when another process holds it.
-
-        SQLite serves one bot process: a second one on the same file is refused whatever its shards. A second
-        store in the same process takes the leases over (a bot restarted in place)."""
-        owner = new_owner()
+        process's end, however it ends) and `owner` the holder of `shards`. ShardsTaken when another process
+        holds it: SQLite serves one bot process, whatever its shards. A second database opened in the same
+        process takes the leases over (a bot restarted in place)."""
         if self._process_lock is None:
-            try:
-                self._process_lock = _lock_file(self.lock_path)
-            except ShardsTaken:
-                self._owner, self._shards = owner, shards  # refused: it holds nothing and writes nothing
-                raise
-        async with self._write() as tx:
+            self._process_lock = _lock_file(self.lock_path)
+        async with self.write() as tx:
             await tx.execute("DELETE FROM shard_leases")  # the leases of processes that ran before this one
-            await self._put_leases(tx, shards, owner)
-        self._owner, self._shards = owner, shards
+            await put_leases(tx, shards, owner, self.clock())
 
     @property
     def where(self) -> str:
@@ -196,7 +188,7 @@ class SqliteStore(SqlStore):
             if not self.read_only and not self._closed:
                 # In a write transaction of its own: ANALYZE writes, and a read that turns into a write while
                 # another process writes fails at once instead of waiting out the busy timeout.
-                async with self._write() as tx:
+                async with self.write() as tx:
                     await tx.execute("PRAGMA optimize")
         finally:
             async with self._write_lock, self._read_lock:
@@ -209,7 +201,7 @@ class SqliteStore(SqlStore):
                     self._process_lock = None
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Transaction]:
+    async def write(self) -> AsyncIterator[Transaction]:
         """One write transaction; a driver error anywhere in it (COMMIT included) rolls it back and leaves
         as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
         async with self._write_lock:
@@ -228,7 +220,7 @@ class SqliteStore(SqlStore):
                 raise translate(exc) from exc
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Transaction]:
+    async def read(self) -> AsyncIterator[Transaction]:
         """A read transaction: several SELECTs that see one consistent snapshot."""
         async with self._read_lock:
             try:
@@ -240,23 +232,26 @@ class SqliteStore(SqlStore):
             except sqlite3.Error as exc:
                 raise translate(exc) from exc
 
-    async def _fetch(self, sql: str, *args: object) -> Sequence[Row]:
+    async def fetch(self, sql: str, *args: object) -> Sequence[Row]:
         """One statement on the reader, in autocommit: its own snapshot, without BEGIN and COMMIT around it."""
         async with self._read_lock:
             return await SqliteTransaction(self._reader).fetch(sql, *args)
 
     # --- health ------------------------------------------------------------------------------------------
 
-    async def _engine_problems(self) -> list[str]:
+    async def engine_problems(self) -> list[str]:
         """SQLite's verdict on the file and its foreign keys."""
-        async with self._read() as tx:
+        async with self.read() as tx:
             rows = await tx.fetch("PRAGMA integrity_check")
             fk = await tx.fetch("PRAGMA foreign_key_check")
         problems = [str(row[0]) for row in rows if row[0] != "ok"]
         return problems + [f"foreign key broken in {row[0]} row {row[1]}" for row in fk]
 
     async def schema_version(self) -> int:
-        async with self._read() as tx:
+        async with self.read() as tx:
             row = await tx.fetchrow("PRAGMA user_version")
         assert row is not None
         return int(row[0])
+
+    async def after_bulk_load(self, tx: Transaction) -> None:
+        """Nothing to do: SQLite's next rowid follows the largest one stored."""

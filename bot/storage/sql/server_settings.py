@@ -1,15 +1,8 @@
-"""Server and channel settings in SQL: the first layer of `bot.storage.sql.store.SqlStore`.
-
-Every public method is one transaction (`self._write()` or `self._read()`), committed before it returns.
-Must never import a database driver, discord or puluc.
-"""
+"""A server's settings (default variant, added rules, turn timer, language) and channels' ranked overrides."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-
-from bot.storage.sql.port import Dialect, Row, Transaction
+from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
 _GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns"
@@ -21,18 +14,21 @@ def _guild(guild_id: int, row: Row) -> GuildSettings:
     return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns)
 
 
-class SettingsQueries:
-    """A server's default variant, added rules, turn timer and language, and channels' ranked overrides."""
+async def ensure_guild(tx: Transaction, guild_id: int, now: float) -> None:
+    """The server's row, created with the bot's defaults if it has none yet."""
+    await tx.execute(
+        "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING", guild_id, now
+    )
 
-    _clock: Callable[[], float]
-    _dialect: Dialect
-    _read: Callable[[], AbstractAsyncContextManager[Transaction]]
-    _write: Callable[[], AbstractAsyncContextManager[Transaction]]
-    # One statement, in the snapshot it sees by itself (no BEGIN/COMMIT around it): SqlStore._fetch.
-    _fetch: Callable[..., Awaitable[Sequence[Row]]]
+
+class ServerSettingsStore:
+    """Server and channel settings. Every method is one transaction, committed before it returns."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        rows = await self._fetch(f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?", guild_id)
+        rows = await self._db.fetch(f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?", guild_id)
         return _guild(guild_id, rows[0]) if rows else GuildSettings(guild_id, None, None, None)
 
     async def update_guild_settings(
@@ -47,10 +43,10 @@ class SettingsQueries:
         eagle_returns: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
-        async with self._write() as tx:
-            await self._ensure_guild(tx, guild_id)
+        async with self._db.write() as tx:
+            await ensure_guild(tx, guild_id, self._db.clock())
             row = await tx.fetchrow(
-                f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?" + self._dialect.lock_rows, guild_id
+                f"SELECT {_GUILD_COLUMNS} FROM guilds WHERE guild_id = ?" + self._db.dialect.lock_rows, guild_id
             )
             assert row is not None  # just ensured
             new = _guild(guild_id, row).updated(
@@ -70,20 +66,13 @@ class SettingsQueries:
             )
         return new
 
-    async def _ensure_guild(self, tx: Transaction, guild_id: int) -> None:
-        await tx.execute(
-            "INSERT INTO guilds (guild_id, created_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
-            guild_id,
-            self._clock(),
-        )
-
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
         """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
-        async with self._write() as tx:
+        async with self._db.write() as tx:
             if ranked is None:
                 await tx.execute("DELETE FROM channel_settings WHERE channel_id = ?", channel_id)
                 return
-            await self._ensure_guild(tx, guild_id)
+            await ensure_guild(tx, guild_id, self._db.clock())
             await tx.execute(
                 "INSERT INTO channel_settings (channel_id, guild_id, ranked) VALUES (?, ?, ?) "
                 "ON CONFLICT (channel_id) DO UPDATE SET ranked = excluded.ranked",
@@ -94,5 +83,5 @@ class SettingsQueries:
 
     async def channel_ranked(self, channel_id: int) -> bool | None:
         """The channel's ranked override, or None when the channel has none."""
-        rows = await self._fetch("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
+        rows = await self._db.fetch("SELECT ranked FROM channel_settings WHERE channel_id = ?", channel_id)
         return bool(rows[0][0]) if rows else None

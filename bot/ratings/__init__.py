@@ -2,9 +2,9 @@
 
 Ratings use openskill's Weng-Lin Plackett-Luce model, which rates teams of any size natively, so one
 function serves the 1 v 1 ("duel") ladder and the team ladder alike: every human seat of a ranked game is
-updated. This module is pure arithmetic and policy; it must never touch SQL, Discord or the clock (callers
-pass times in). Every backend (`bot.storage.sql`, `bot.storage.memory`) applies what `rate_seats` computes
-inside the transaction that finishes the game.
+updated. Pure arithmetic and policy (callers pass times in); the storage applies what `rate_seats` computes
+inside the transaction that finishes a game. The values are in `bot.ratings.types`, the seasons' in
+`bot.ratings.seasons`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot.storage.types import LADDERS, Ladder, Result, Streak, UnrankedReason
+from bot.ratings.types import LADDERS, Ladder, Result, Streak, UnrankedReason
 
 K = TypeVar("K", bound=Hashable)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.storage import ratings
-from bot.storage.ratings import NEWCOMER, SeatInfo, Skill
-from bot.storage.types import UnrankedReason
+from bot import ratings
+from bot.ratings import NEWCOMER, SeatInfo, Skill
+from bot.ratings.types import UnrankedReason
 
 SETTLED = Skill(30.0, 1.2)
 WEAK = Skill(22.0, 1.5)

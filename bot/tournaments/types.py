@@ -1,9 +1,8 @@
-"""The tournament values the storage layer takes and returns, the same for every backend.
+"""The tournament values: settings, entrants, matches and the tournament itself.
 
 A tournament is a row of options and progress, its entrants (numbered 1, 2, ... in the order they joined)
 and its matches (one per board per round; a bye is a match without a second player). Matches name entrants
-by number, never by user id, so forgetting a player touches only the entrant row. Plain frozen dataclasses
-and literals; must never import a database driver, openskill or discord.
+by number, never by user id, so forgetting a player touches only the entrant row.
 """
 
 from __future__ import annotations

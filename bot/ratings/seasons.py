@@ -1,15 +1,14 @@
-"""The season values the storage layer takes and returns, the same for every backend.
+"""Seasons of a server's ladders: a closed season and its archived final leaderboard.
 
-A server's ladders run in seasons: `/puluc-admin season start` closes the current one, archives its final
-leaderboards (every listed player with their rank) and starts the next from fresh ratings. The all-servers
-ladders have no seasons. Must never import a database driver, openskill or discord.
+`/puluc-admin season start` closes the current season, archives its final leaderboards and starts the next
+from fresh ratings. The all-servers ladders have no seasons.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.types import Ladder
+from bot.ratings.types import Ladder
 
 
 @dataclass(frozen=True, slots=True)
