@@ -144,9 +144,9 @@ TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "
 # The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
 # point where hard plays almost perfectly (README, The AI), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
-# Spent on every board image drawn, so it stays small. Against Bell's exact chances (research/exact_1v1.py, 500
-# positions after a throw) the bar is off by 2.0 points of winning chance on average at 4 ms, for 2.1 ms of CPU;
-# by 1.8 at 10 ms, for 4.7 ms (the board itself: 2.5 ms).
+# 0 hides the bar. Otherwise spent only on the 1 v 1 army-route games no exact table covers (puluc.ai.bar_chance:
+# Bell is exact, other rules the learned evaluation, both well under 1 ms); there a search of 4 ms was 2.2 points
+# of winning chance off Bell's exact chances on average (benchmarks/advantage.py), for about 5 ms of CPU.
 ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 4, 0, 250, "milliseconds")
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")

@@ -80,13 +80,16 @@ def move_labels(position: Position, up_to: int) -> dict[int | str, str]:
 def advantage(position: Position, seed: int, seq: int, budget_ms: float) -> float | None:
     """Team A's chance to win for the "who is ahead" bar, or None when the bar is off (budget 0).
 
-    Seeded by the game and its event number, so the same position always shows the same bar.
+    `puluc.ai.bar_chance`: exact on Bell 1 v 1 (the shipped table), a search of `budget_ms` on the other 1 v 1
+    rules of the army route, else the learned evaluation; deterministic, so the same position always shows the
+    same bar (`seed` and `seq` are no longer needed).
     """
     if budget_ms <= 0:
         return None
-    from puluc.ai import win_probability
+    from bot.exact import bell_table
+    from puluc.ai import bar_chance
 
-    return win_probability(position, ai_rng(seed, seq), budget_ms)
+    return bar_chance(position, bell_table(), budget_ms)
 
 
 def draw_board(request: BoardRequest) -> bytes:

@@ -1,4 +1,4 @@
-"""Computer players and position analysis for Puluc: `choose_move`, `hint`, `win_probability`.
+"""Computer players and position analysis for Puluc: `choose_move`, `hint`, `win_probability`, `win_chance`.
 
 Levels: `easy` plays a random legal move, `medium` the best move by a one-ply look with a simple
 evaluation (evaluate.py), `hard` searches expectiminimax over the sticks' real probabilities (search.py)
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..errors import ErrorCode, InvalidRequestError, NoMoveToChooseError
 from ..position import Move, Position
 from ..rules import Rules
+from .chance import bar_chance, win_chance
 from .evaluate import SIMPLE_WEIGHTS, evaluate, model_for, terminal_value
 from .playout import estimate
 from .search import SearchResult, position_value, search, turn_ends
@@ -26,10 +27,12 @@ __all__ = [
     "LEVELS",
     "Hint",
     "NoMoveToChoose",
+    "bar_chance",
     "choose_move",
     "hint",
     "medium_moves",
     "nodes_for",
+    "win_chance",
     "win_probability",
 ]
 

@@ -259,3 +259,29 @@ def position_value(model: Model, pos: Position, nodes: int, deadline: float) -> 
 
     value, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
     return value or 0.0, depth_done
+
+
+def end_values(model: Model, pos: Position, nodes: int, deadline: float) -> tuple[list[tuple[Position, float]], int]:
+    """Every distinct end of the turn of `pos` (throws in hand) with its value for the mover's team (-1 lost ..
+    +1 won), all searched to the same depth by iterative deepening within `nodes`, and that depth.
+
+    The same depth for every end makes the values comparable: the best end is never valued by a deeper look
+    than another, so the difference between two ends is the search's own, as a review reports it.
+    """
+    state = _Search(model, pos.turn_index & 1, nodes, deadline)
+    ends = turn_ends(pos)
+
+    def step(depth: int) -> list[tuple[Position, float]]:
+        return [(end, state.end_value(end, depth)) for end in ends]
+
+    valued, depth_done = _deepen(state, nodes, deadline, default_depth(model), step)
+    return valued or [], depth_done
+
+
+def value_at_depth(model: Model, pos: Position, depth: int) -> float:
+    """Team A's value of `pos` (-1 lost .. +1 won) searched exactly `depth` turns, with no budget: for the small
+    depths of a cheap estimate. With throws in hand, depth 1 rates each end of the turn by the evaluation; before
+    a throw, depth 0 is the evaluation itself and depth 1 its average over the throws of each throw's best end.
+    """
+    state = _Search(model, 0, 1 << 62, math.inf)
+    return state.decide(pos, depth) if pos.pending else state.chance(pos, depth)
