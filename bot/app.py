@@ -31,6 +31,7 @@ from bot.ops.health import HealthUnavailable, start_health
 from bot.services import GameServices
 from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
+from bot.ui.commands import CommandMentions
 from bot.ui.i18n import PulucTranslator
 from bot.ui.pictures import warm_up
 from bot.ui.replies import ACK_GRACE_SECONDS, DISCORD_ACK_DEADLINE_SECONDS, report_error
@@ -140,6 +141,7 @@ class PulucBot(commands.Bot):
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self.compute: ComputePool | None = None  # the worker processes for pictures and the AI; set in setup_hook
+        self.mentions = CommandMentions()  # the synced commands' ids, for mentions in public messages
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
         self._shutdown_task: asyncio.Task[None] | None = None
@@ -225,6 +227,7 @@ class PulucBot(commands.Bot):
                 f"{where} refused the slash commands: invite the bot there with the applications.commands "
                 "scope (README, Invite URL), or clear DEV_GUILD_ID."
             ) from exc
+        self.mentions.learn(synced)
         return synced
 
     async def admit(self, interaction: discord.Interaction[PulucBot]) -> bool:

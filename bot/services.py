@@ -14,6 +14,7 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.sessions import SessionManager
 from bot.storage import Storage
+from bot.ui.commands import CommandMentions
 from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
@@ -68,6 +69,12 @@ def compute_of(client: discord.Client) -> ComputePool:
     """The worker pool of a running bot (`PulucBot.compute`), else threads of this process (a bare client)."""
     found = getattr(client, "compute", None)
     return found if isinstance(found, ComputePool) else ComputePool(0)
+
+
+def mentions_of(client: discord.Client) -> CommandMentions:
+    """The mentions of a running bot's synced commands (`PulucBot.mentions`), else names typed out (a bare client)."""
+    found = getattr(client, "mentions", None)
+    return found if isinstance(found, CommandMentions) else CommandMentions()
 
 
 def storage_of(client: discord.Client) -> Storage:

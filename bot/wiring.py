@@ -15,7 +15,7 @@ from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
 from bot.config import Config
-from bot.services import Cooldowns, GameServices, discord_clock
+from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
 from bot.storage import Storage
@@ -67,7 +67,7 @@ async def start_game_services(
         storage.tournaments, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
         adjudicator=engine_adjudicator(ADJUDICATION_MOVES * config.ai_budget_ms, compute),
     )
-    tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages).show)
+    tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages, mentions_of(bot)).show)
     loaded = await manager.load()
     await tournaments.load()  # after the games: it marks their match games
     manager.start_timers()

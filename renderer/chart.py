@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from PIL import Image, ImageDraw
 
 from .fonts import Font, load_font
-from .texts import resolve
+from .texts import fill, resolve
 from .theme import Theme, get_theme
 
 Point = tuple[float, float]
@@ -136,7 +136,7 @@ def render_chart(
     for value in y_ticks:
         _, y = px((x_min, value))
         draw.line((left, y, right, y), fill=t.grid, width=s)
-        text = f"{round(value * 100)}%" if advantage else f"{value:g}"
+        text = fill(words, "percent", percent=round(value * 100)) if advantage else f"{value:g}"
         draw.text((left - u(4), y), text, font=font, fill=t.muted, anchor="rm")
     _x_labels(draw, font, t, points, dated, (left, right, bottom), u(4))
     coords = [px(p) for p in points]

@@ -36,6 +36,7 @@ DEFAULT_TEXTS: dict[str, str] = {
     # charts
     "advantage_title": "Team A's chance to win",
     "advantage_axis": "Chance",
+    "percent": "{percent}%",  # the advantage chart's marks ("50%")
     "turn_axis": "Turn",
     "rating_title": "Rating history",
     "rating_axis": "Rating",

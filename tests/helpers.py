@@ -11,7 +11,8 @@ repositories). Sections:
 - storage: a SQLite database in a file (`open_sqlite`), and one that fails on demand (`FailingDatabase`);
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
-- SimCord: `World` (a server with five members), reading messages as a player does, and clicking.
+- SimCord: `World` (a server with five members), reading messages as a player does, and clicking;
+- catalogues: `reword`, a language whose messages say things in another order.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import discord
+import pytest
 import simcord
 import simcord.interactions as sim_interactions
 from discord import app_commands
@@ -46,6 +48,7 @@ from bot.storage import Storage, open_storage
 from bot.storage.shards import Shards
 from bot.storage.sql.port import Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
+from bot.ui import i18n
 from puluc import GameRecord, Move, Position, Rules
 from renderer.sample import random_game
 
@@ -507,3 +510,15 @@ async def logged_moves(world: World, game_id: int) -> list[str]:
     """The moves of a game as its stored log holds them, in order: what was played, each once."""
     stored = await services(world.env.bot).storage.games.game_log(game_id)
     return [e.payload["move"] for e in stored.events if e.kind == "move"]
+
+
+# -- catalogues ---------------------------------------------------------------------------------------------
+
+
+def reword(monkeypatch: pytest.MonkeyPatch, lang: str, messages: Mapping[str, str]) -> None:
+    """`lang`'s catalogue with these messages in place of its own, for this test: a language whose sentences
+    put their parts in another order. Every key must exist already."""
+    original = i18n.catalogue
+    assert set(messages) <= set(original(lang)), set(messages) - set(original(lang))
+    changed = {**original(lang), **messages}
+    monkeypatch.setattr(i18n, "catalogue", lambda code: changed if code == lang else original(code))

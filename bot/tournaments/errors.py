@@ -41,13 +41,21 @@ class TournamentFull(SessionError):
 
 
 class TooManyTournaments(SessionError):
-    """The server, or this organiser, already has as many open tournaments as allowed (`limit`)."""
+    """The server already has as many open tournaments as allowed (`limit`)."""
 
     key = "error.tournament.too_many"
 
 
 class TooManyForOrganiser(SessionError):
+    """This organiser already has as many open tournaments as allowed (`limit`)."""
+
     key = "error.tournament.too_many_yours"
+
+
+class TooManyEntered(SessionError):
+    """This player is already in as many open tournaments as allowed (`limit`)."""
+
+    key = "error.tournament.too_many_entered"
 
 
 class BadTournamentName(SessionError):

@@ -26,6 +26,7 @@ from bot.tournaments.errors import (
     NotInTournament,
     OrganiserOnly,
     TooFewEntrants,
+    TooManyEntered,
     TooManyForOrganiser,
     TooManyTournaments,
     TournamentFull,
@@ -178,7 +179,7 @@ class TournamentManager:
                 raise TournamentFull(f"tournament {tournament_id} is full", limit=formats.MAX_ENTRANTS)
             entered = [t for t in self._open.values() if t.entrant_of(player.user_id) is not None]
             if len(entered) >= self.limits.per_player:
-                raise TooManyTournaments(f"user {player.user_id} is in {len(entered)}", limit=self.limits.per_player)
+                raise TooManyEntered(f"user {player.user_id} is in {len(entered)}", limit=self.limits.per_player)
             try:
                 entrant = await self._records.join_tournament(tournament_id, player.user_id, player.name)
             except AlreadyEntered as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import string
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,6 +45,7 @@ __all__ = [
     "command_name",
     "flags",
     "is_valid_command_name",
+    "join_list",
     "language_for",
     "option_description",
     "option_name",
@@ -254,6 +255,18 @@ def t(key: str, lang: str | Locale | None, /, **params: object) -> str:
         return template.format(**params)
     except KeyError as exc:
         raise MissingPlaceholderError(f"message {key!r} needs a value for {{{exc.args[0]}}}") from exc
+
+
+def join_list(items: Sequence[str], lang: str | Locale | None, /, *, narrow: bool = False) -> str:
+    """`items` as one list in the language's words: "a", "a and b", "a, b and c" (`list.and` joins the last two,
+    `list.comma` the others); a `narrow` list (a button's effects) uses `list.comma` throughout: "a, b, c"."""
+    if not items:
+        return ""
+    text = items[-1]
+    for index in range(len(items) - 2, -1, -1):
+        key = "list.and" if index == len(items) - 2 and not narrow else "list.comma"
+        text = t(key, lang, first=items[index], rest=text)
+    return text
 
 
 # --- slash command localization -------------------------------------------------------------------

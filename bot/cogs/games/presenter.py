@@ -59,7 +59,8 @@ class GameScreen:
     """What the bot shows of one game, kept while the game is open."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
+    # What happened lately, without words: said in the server's language of the moment each time it is shown.
+    narration: deque[texts.Told] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
     last_move: MoveEffect | None = None  # the move its board marks (kept across the throws that follow it)
     newest: int | None = None  # the number of the newest `show` call (the latest wins)
     shown: int | None = None  # the event number its message shows
@@ -86,9 +87,9 @@ class Presenter:
 
     # -- composing ------------------------------------------------------------------------------------
 
-    def _remember(self, result: ActionResult, lang: str) -> None:
+    def _remember(self, result: ActionResult) -> None:
         screen = self._screen(result.game_id)
-        screen.narration.extend(texts.narrate(result.happenings, result.state, lang))
+        screen.narration.extend(texts.told(result.happenings, result.state))
         for happening in result.happenings:
             if isinstance(happening, Moved):
                 screen.last_move = happening.effect
@@ -103,7 +104,8 @@ class Presenter:
 
     async def compose(self, state: GameState, lang: str, finished: Finished | None = None) -> Composed:
         screen = self._screens.get(state.game_id)
-        narration = list(screen.narration) if screen is not None else []
+        # Each thing told is one line or more: the last few things give the last NARRATION_LINES lines.
+        narration = texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
         if state.status == "lobby":
             if state.invited_id is not None:
                 return Composed(texts.challenge_text(state, state.invited_id, lang),
@@ -137,7 +139,7 @@ class Presenter:
         ticket = screen.newest = (screen.newest or 0) + 1
         async with screen.lock:
             lang = await self.language(result.state)
-            self._remember(result, lang)
+            self._remember(result)
             now = self._screens.get(game_id)
             newest = now.newest if now is not None and now.newest is not None else ticket
             if newest != ticket and result.state.is_open and result.finished is None:
@@ -197,7 +199,7 @@ class Presenter:
         session's NotSaved is raised: no game message lives on that the bot does not track."""
         async with self._lock(result.game_id):
             lang = await self.language(result.state)
-            self._remember(result, lang)
+            self._remember(result)
             state = self.latest(result.state)
             composed = await self.compose(state, lang, result.finished)
             if channel is not None:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import discord
 
 from bot import ratings
 from bot.sessions import (
     MAX_TIMEOUTS,
-    Arranged,
-    Cancelled,
     Finished,
     GameState,
     Happening,
-    Joined,
-    Left,
     Moved,
     Resigned,
     SeatState,
@@ -25,7 +22,8 @@ from bot.sessions import (
     TimedOut,
 )
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
-from bot.ui.i18n import UnknownMessageError, t
+from bot.ui.i18n import UnknownMessageError, join_list, t
+from bot.ui.numbers import signed
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
 COLOUR_LOBBY = discord.Colour(0xC9A227)
@@ -125,12 +123,15 @@ def move_label(effect: MoveEffect, lang: str) -> str:
         text = t("move.back", lang, throw=move.throw, what=what, source=effect.source, dest=effect.dest)
     else:
         text = t("move.step", lang, throw=move.throw, what=what, source=effect.source, dest=effect.dest)
+    effects = []
     if effect.captures:
-        text += t("move.captures", lang)
+        effects.append(t("move.captures", lang))
     if effect.kills:
-        text += t("move.kills", lang, count=effect.kills)
+        effects.append(t("move.kills", lang, count=effect.kills))
     if effect.burns:
-        text += t("move.burns", lang)
+        effects.append(t("move.burns", lang))
+    if effects:
+        text = t("move.with_effects", lang, move=text, effects=join_list(effects, lang, narrow=True))
     return text[:MAX_LABEL]
 
 
@@ -179,13 +180,15 @@ def move_sentence(effect: MoveEffect, rules: Rules, player: str, lang: str) -> s
         action = t("narrate.back", lang, **where)
     else:
         action = t("narrate.move", lang, **where)
-    items = _outcomes(effect, rules, lang)
-    joined = "".join(t("narrate.and_more", lang, item=item) for item in items[:-1])
-    if items:
-        joined += t("narrate.and_last", lang, item=items[-1])
-    sentence = t("narrate.sentence", lang, action=action, outcomes=joined)
-    if rules.capture == "eagle" and effect.captured:
-        sentence += " " + t("narrate.striker_home" if rules.eagle_returns else "narrate.striker_gone", lang)
+    outcomes = _outcomes(effect, rules, lang)
+    if not outcomes:
+        sentence = t("narrate.sentence", lang, action=action)
+    elif len(outcomes) == 1:
+        sentence = t("narrate.sentence_and", lang, action=action, outcome=outcomes[0])
+    else:
+        sentence = t("narrate.sentence_list", lang, action=action, outcomes=join_list(outcomes, lang))
+    if rules.capture == "eagle" and effect.captured:  # the striker's fate, said after the strike
+        sentence = t("narrate.striker_home" if rules.eagle_returns else "narrate.striker_gone", lang, move=sentence)
     return sentence
 
 
@@ -207,39 +210,70 @@ def pass_sentence(player: str, throws: tuple[Throw, ...], pieces: bool, lang: st
     return t("narrate.pass", lang, player=player, throws=values)
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One thing the game message tells, kept without words, so that it is said in whatever language the server
+    reads when the message is shown: a happening, with what its sentence needs of the game right after it."""
+
+    happening: Happening
+    rules: Rules
+    seat: SeatState | None = None  # the seat it is about, as it stood then (None: nobody sits there now)
+    pieces: bool = True  # a passed turn: whether the player had a piece to move
+    timer_moved: bool = False  # a time-out: whether the bot moved for the player
+
+
+NARRATED = (Started, Thrown, Moved, TimedOut, TakenOver, Resigned)
+
+
+def told(happenings: Iterable[Happening], state: GameState) -> list[Told]:
+    """What of these happenings the game message tells, in order; `state` is the game right after them."""
+    happened = list(happenings)
+    found = []
+    for happening in happened:
+        if not isinstance(happening, NARRATED) or (isinstance(happening, Thrown) and not happening.passed):
+            continue
+        seat: str | None = getattr(happening, "seat", None)
+        found.append(Told(
+            happening, state.rules, state.seat(seat) if seat is not None else None,
+            pieces=not isinstance(happening, Thrown) or can_move_pieces(state.position, happening.seat),
+            timer_moved=isinstance(happening, TimedOut)
+            and any(isinstance(h, Moved) and h.seat == seat and h.by == "timer" for h in happened),
+        ))
+    return found
+
+
+def said(item: Told, lang: str) -> list[str]:
+    """The line (two when a throw was lost) telling one thing that happened, in `lang`."""
+    happening, seat = item.happening, item.seat
+    who = seat_name(seat, lang) if seat is not None else getattr(happening, "seat", "?")
+    match happening:
+        case Started(first=first):
+            return [t("game.first", lang, team=first)]
+        case Thrown(throws=throws):
+            return [pass_sentence(who, throws, item.pieces, lang)]
+        case Moved(effect=effect, lost=lost):
+            lines = [move_sentence(effect, item.rules, who, lang)]
+            if lost:
+                lines.append(t("narrate.lost", lang, player=who, throws=throws_text(lost, lang)))
+            return lines
+        case TimedOut(count=count):
+            key = "game.timed_out_played" if item.timer_moved else "game.timed_out"
+            return [t(key, lang, player=who, count=count, limit=MAX_TIMEOUTS)]
+        case TakenOver(seat=taken):
+            return [t("game.taken_over", lang, player=seat.name if seat is not None else taken, limit=MAX_TIMEOUTS)]
+        case Resigned():
+            return [t("game.resigned", lang, player=who)]
+    return []
+
+
+def narration(items: Iterable[Told], lang: str) -> list[str]:
+    """The lines telling these things in `lang`, the last `MAX_NARRATION_LINES` of them."""
+    return [line for item in items for line in said(item, lang)][-MAX_NARRATION_LINES:]
+
+
 def narrate(happenings: Iterable[Happening], state: GameState, lang: str) -> list[str]:
     """One line per thing that happened, in order, for the game message; `state` is the game right after."""
-    happened = list(happenings)
-    lines: list[str] = []
-
-    def who(seat: str) -> str:
-        found = state.seat(seat)
-        return seat_name(found, lang) if found is not None else seat
-
-    for happening in happened:
-        match happening:
-            case Started(first=first):
-                lines.append(t("game.first", lang, team=first))
-            case Thrown(seat=seat, throws=throws, passed=passed):
-                if passed:
-                    lines.append(pass_sentence(who(seat), throws, can_move_pieces(state.position, seat), lang))
-            case Moved(seat=seat, effect=effect, lost=lost):
-                lines.append(move_sentence(effect, state.rules, who(seat), lang))
-                if lost:
-                    lines.append(t("narrate.lost", lang, player=who(seat), throws=throws_text(lost, lang)))
-            case TimedOut(seat=seat, count=count):
-                played = any(isinstance(h, Moved) and h.seat == seat and h.by == "timer" for h in happened)
-                key = "game.timed_out_played" if played else "game.timed_out"
-                lines.append(t(key, lang, player=who(seat), count=count, limit=MAX_TIMEOUTS))
-            case TakenOver(seat=seat):
-                taken = state.seat(seat)
-                lines.append(t("game.taken_over", lang, player=taken.name if taken is not None else seat,
-                               limit=MAX_TIMEOUTS))
-            case Resigned(seat=seat):
-                lines.append(t("game.resigned", lang, player=who(seat)))
-            case Joined() | Left() | Arranged() | Cancelled() | Finished():
-                pass
-    return lines[-MAX_NARRATION_LINES:]
+    return narration(told(happenings, state), lang)
 
 
 # --- embeds --------------------------------------------------------------------------------------------
@@ -363,7 +397,7 @@ def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
             continue  # the global ladder is the one worth a line; the server ladder moves alike
         delta = change.after - change.before
         lines.append(t("game.rating_change", lang, player=names.get(change.user_id, "?"), before=change.before,
-                       after=change.after, delta=f"{delta:+d}"))
+                       after=change.after, delta=signed(delta)))
     return "\n".join(lines) or t("game.unranked.casual", lang)
 
 

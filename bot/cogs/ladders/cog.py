@@ -28,7 +28,7 @@ from bot.cogs.ladders.embeds import (
     profile_embed,
 )
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
-from bot.services import compute_of, storage_of
+from bot.services import compute_of, mentions_of, storage_of
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
@@ -121,7 +121,7 @@ class Ladders(PulucCog):
         lang = language_for(interaction.locale)
         target = user or interaction.user
         games = await AckGrace(interaction).run(self.storage.players.game_history(target.id, HISTORY_LENGTH))
-        await answer(interaction, embed=history_embed(target.display_name, games, lang))
+        await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)))
 
     # -- replay -----------------------------------------------------------------------------------------
 

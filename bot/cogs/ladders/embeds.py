@@ -27,6 +27,7 @@ from bot.storage.types import (
     RatingPoint,
     Standing,
 )
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
 
 COLOUR_LADDER = discord.Colour(0xC9A227)
@@ -199,23 +200,27 @@ def _names(names: Sequence[str], lang: str) -> str:
 
 
 def history_line(game: GameSummary, lang: str) -> str:
-    result = t(f"profile.history.{game.result or 'cancelled'}", lang)
-    line = t(
-        "profile.history.line", lang, game_id=game.game_id, variant=variant_label(game.variant, lang),
-        result=result, opponents=_names(game.opponents, lang), when=when(game.finished_at),
-        mode=t("profile.history.ranked" if game.ranked else "profile.history.casual", lang),
-    )
+    """One game: its number, variant, result, opponents (and teammates, in a team game), mode and when."""
+    values = {
+        "game_id": game.game_id, "variant": variant_label(game.variant, lang),
+        "result": t(f"profile.history.{game.result or 'cancelled'}", lang), "opponents": _names(game.opponents, lang),
+        "mode": t("profile.history.ranked" if game.ranked else "profile.history.casual", lang),
+        "when": when(game.finished_at),
+    }
     if game.teammates:
-        line += t("profile.history.with", lang, names=_names(game.teammates, lang))
-    return line
+        return t("profile.history.line_team", lang, names=_names(game.teammates, lang), **values)
+    return t("profile.history.line", lang, **values)
 
 
-def history_embed(name: str, games: Sequence[GameSummary], lang: str) -> discord.Embed:
+def history_embed(name: str, games: Sequence[GameSummary], lang: str, mention: Mention) -> discord.Embed:
+    """A player's last games, a line each, and the command that plays one again (a mention: the embed is public,
+    and each reader's client names the command in its own language)."""
     embed = discord.Embed(title=t("profile.history.title", lang, name=player_name(name, lang)),
                           colour=COLOUR_PROFILE)
     if games:
-        embed.description = "\n".join(history_line(game, lang) for game in games)[:4096]
-        embed.set_footer(text=t("profile.history.footer", lang))
+        replay = t("profile.history.replay", lang, replay=mention("puluc replay"))
+        lines = "\n".join(history_line(game, lang) for game in games)[: 4096 - len(replay) - 2]
+        embed.description = f"{lines}\n\n{replay}"
     else:
         embed.description = t("profile.history.empty", lang)
     return embed

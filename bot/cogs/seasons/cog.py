@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.cogs.seasons.embeds import podium, started_text
 from bot.ratings.types import LADDERS
-from bot.services import services, storage_of
+from bot.services import mentions_of, services, storage_of
 from bot.ui.i18n import command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import acknowledge
 
@@ -66,7 +66,7 @@ class Seasons(commands.Cog):
         lang = await services(self.bot).languages.get(guild_id)  # the whole channel reads it
         podiums = [podium(await storage.seasons.season_leaderboard(guild_id, closed.number, ladder), lang)
                    for ladder in LADDERS]
-        await interaction.followup.send(started_text(closed, podiums, lang))
+        await interaction.followup.send(started_text(closed, podiums, lang, mentions_of(self.bot)))
 
 
 async def setup(bot: commands.Bot) -> None:

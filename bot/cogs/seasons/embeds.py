@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.cogs.ladders.embeds import ladder_label, player_name
 from bot.ratings.seasons import Season, SeasonPage
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -20,6 +21,8 @@ def podium(page: SeasonPage, lang: str) -> str:
              names=" · ".join(top) if top else t("season.nobody", lang))
 
 
-def started_text(closed: Season, podiums: list[str], lang: str) -> str:
-    """What the channel is told when a server's season closes."""
-    return "\n".join([t("season.started", lang, season=closed.number, next=closed.number + 1), *podiums])
+def started_text(closed: Season, podiums: list[str], lang: str, mention: Mention) -> str:
+    """What the channel is told when a server's season closes (with the command that shows the old season)."""
+    started = t("season.started", lang, season=closed.number, next=closed.number + 1,
+                leaderboard=mention("puluc leaderboard"))
+    return "\n".join([started, *podiums])

@@ -35,6 +35,7 @@ from bot.tournaments.results import (
     TournamentUpdate,
 )
 from bot.tournaments.types import Match, Tournament
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.languages import GuildLanguages
 from bot.ui.replies import or_missing
@@ -69,10 +70,12 @@ class DiscordRooms:
 class TournamentPresenter:
     """Publishes every tournament update; the manager's listener."""
 
-    def __init__(self, games: Presenter, manager: TournamentManager, languages: GuildLanguages) -> None:
+    def __init__(self, games: Presenter, manager: TournamentManager, languages: GuildLanguages,
+                 mention: Mention) -> None:
         self._games = games
         self._manager = manager
         self._languages = languages
+        self._mention = mention
 
     async def show(self, update: TournamentUpdate) -> None:
         tournament = update.tournament
@@ -110,7 +113,7 @@ class TournamentPresenter:
         if channel is None:
             log.warning("tournament %d: channel %d is not reachable", tournament.tournament_id, tournament.channel_id)
             return tournament
-        message = await channel.send(embed=card_embed(tournament, lang),
+        message = await channel.send(embed=card_embed(tournament, lang, self._mention),
                                      view=or_missing(card_view(tournament, lang)))
         await self._manager.set_message(tournament.tournament_id, message.id)
         return replace(tournament, message_id=message.id)
@@ -120,7 +123,7 @@ class TournamentPresenter:
             return
         try:
             await partial_message(channel, tournament.message_id).edit(
-                embed=card_embed(tournament, lang), view=card_view(tournament, lang))
+                embed=card_embed(tournament, lang, self._mention), view=card_view(tournament, lang))
         except discord.NotFound:
             log.info("tournament %d: its card is gone", tournament.tournament_id)
 

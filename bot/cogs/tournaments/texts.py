@@ -12,7 +12,9 @@ from bot.cogs.games.texts import duration, variant_title
 from bot.tournaments.elimination import advancer
 from bot.tournaments.standings import bracket_places, seeds, table
 from bot.tournaments.types import Match, Tournament
+from bot.ui.commands import Mention
 from bot.ui.i18n import t
+from bot.ui.numbers import decimal
 
 COLOUR_TOURNAMENT = discord.Colour(0xB8860B)
 MAX_LINES = 40  # lines of pairings or results in one message; the rest are counted
@@ -38,8 +40,8 @@ def summary(tournament: Tournament, lang: str) -> str:
              limit=duration(settings.round_seconds, lang))
 
 
-def card_embed(tournament: Tournament, lang: str) -> discord.Embed:
-    """The announcement: what it is, where it stands, who plays."""
+def card_embed(tournament: Tournament, lang: str, mention: Mention) -> discord.Embed:
+    """The announcement: what it is, where it stands, who plays, and the command that shows the standings."""
     embed = discord.Embed(title=t("tournament.card.title", lang, name=tournament.settings.name),
                           colour=COLOUR_TOURNAMENT)
     lines = [summary(tournament, lang)]
@@ -53,6 +55,7 @@ def card_embed(tournament: Tournament, lang: str) -> discord.Embed:
         lines.append(t("tournament.card.finished", lang, winner=_winner_name(tournament)))
     else:
         lines.append(t("tournament.card.cancelled", lang))
+    lines.append(t("tournament.card.standings", lang, standings=mention("puluc tournament standings")))
     embed.description = "\n".join(lines)
     entrants = sorted(tournament.entrants, key=lambda e: (e.seed or e.number))
     names = [f"{e.seed}. {e.display_name} ({e.rating})" if e.seed is not None else e.display_name for e in entrants]
@@ -93,9 +96,9 @@ def result_line(tournament: Tournament, match: Match, lang: str) -> str:
         line = t("tournament.result.draw", lang, a=a, b=b)
     else:
         line = t("tournament.result.won", lang, winner=name_of(tournament, winner), loser=b if winner == match.a else a)
-    if tournament.settings.format == "single_elimination" and winner is None:
+    if tournament.settings.format == "single_elimination" and match.decided and winner is None:
         through = advancer(match, seeds(tournament))
-        line += t("tournament.result.seed_through", lang, player=name_of(tournament, through))
+        line = t("tournament.result.seed_through", lang, result=line, player=name_of(tournament, through))
     return line
 
 
@@ -115,8 +118,8 @@ def decision_text(tournament: Tournament, match: Match, lang: str) -> str | None
             text = t("tournament.decided.adjudicated", lang, a=a, chance=percent(chance),
                      winner=name_of(tournament, winner))
     if tournament.settings.format == "single_elimination" and match.winner() is None:
-        text += " " + t("tournament.decided.seed_through", lang,
-                        player=name_of(tournament, advancer(match, seeds(tournament))))
+        text = t("tournament.decided.seed_through", lang, decision=text,
+                 player=name_of(tournament, advancer(match, seeds(tournament))))
     return text
 
 
@@ -188,8 +191,9 @@ def table_text(tournament: Tournament, lang: str) -> str:
     for row in table(tournament)[:MAX_LINES]:
         name = name_of(tournament, row.entrant)[:NAME_WIDTH]
         record = f"{row.wins}-{row.draws}-{row.losses}"
-        extra = f"{row.buchholz:5.1f} {row.sonneborn_berger:5.2f}" if swiss else f"{row.sonneborn_berger:5.2f}"
-        rows.append(f"{row.place:>3} {name:<{NAME_WIDTH}} {row.points:4.1f} {extra} {record:>7}")
+        sonneborn = f"{decimal(row.sonneborn_berger, lang, 2):>5}"
+        extra = f"{decimal(row.buchholz, lang):>5} {sonneborn}" if swiss else sonneborn
+        rows.append(f"{row.place:>3} {name:<{NAME_WIDTH}} {decimal(row.points, lang):>4} {extra} {record:>7}")
     if len(tournament.entrants) > MAX_LINES:
         rows.append(t("tournament.more", lang, count=len(tournament.entrants) - MAX_LINES))
     return "```\n" + "\n".join(rows)[:3900] + "\n```"

@@ -18,6 +18,7 @@ from bot.ui.i18n import (
     UnknownMessageError,
     UnsupportedLanguageError,
     catalogue,
+    join_list,
     language_for,
     placeholders,
     plural_category,
@@ -486,3 +487,13 @@ def test_rules_page_follows_the_locale_of_the_reader() -> None:
 def test_unknown_preset_has_no_rules_page() -> None:
     with pytest.raises(UnknownMessageError, match="presets: bell"):
         rules_page("en", "chess")
+
+
+@pytest.mark.parametrize(("lang", "two", "three"), [
+    ("en", "a and b", "a, b and c"), ("uk", "a і b", "a, b і c"), ("it", "a e b", "a, b e c"),
+    ("fr", "a et b", "a, b et c"), ("es", "a y b", "a, b y c"),
+])
+def test_a_list_is_joined_in_the_languages_words(lang: str, two: str, three: str) -> None:
+    assert (join_list([], lang), join_list(["a"], lang)) == ("", "a")
+    assert (join_list(["a", "b"], lang), join_list(["a", "b", "c"], lang)) == (two, three)
+    assert join_list(["a", "b", "c"], lang, narrow=True) == "a, b, c"

@@ -7,8 +7,8 @@ plural categories in different languages), and decimal ratings, chances and scor
   silently drops one, and no brace is left over;
 - a plural message picks the form of the count's CLDR category (checked against a table written here, not
   against the rules in `bot.ui.i18n`), and a fractional count is refused rather than guessed;
-- the text has no doubled space and no stray space at its ends (fragments that English itself begins with a
-  space or a comma, such as " · with {names}", are joined to other text and keep theirs).
+- the text has no doubled space and no stray space at its ends; and no message is a fragment the code appends to
+  another (", captures", " · with {names}"): each sentence is one message, so each language orders its parts.
 
 Then the words around a name: a player's or a tournament's name has no known gender, so in the languages
 whose participles and adjectives agree ("mieux placé", "è iniziato", "está listo", "вищий"), no such word
@@ -82,13 +82,6 @@ def sample(key: str, names: set[str], lang: str, gender: int, count: int, decima
     return values
 
 
-def fragment(key: str) -> bool:
-    """English starts this message with a space or a comma: it is appended to another text by the code."""
-    english = catalogue("en")[key]
-    forms = [english] if isinstance(english, str) else list(english.values())
-    return any(form[:1] in (" ", ",") or form[-1:] == " " for form in forms)
-
-
 def problems_rendering(lang: str, key: str) -> list[str]:
     message = catalogue(lang)[key]
     names = set(placeholders(catalogue("en")[key]))  # what the code passes: the English message's placeholders
@@ -104,7 +97,7 @@ def problems_rendering(lang: str, key: str) -> list[str]:
                     found.append(f"{where}: {missing} not shown in {text!r}")
                 if "{" in text or "}" in text:
                     found.append(f"{where}: brace left in {text!r}")
-                if "  " in text or (text != text.strip() and not fragment(key)):
+                if "  " in text or text != text.strip():
                     found.append(f"{where}: stray space in {text!r}")
                 if not isinstance(message, str):
                     category = CATEGORIES[lang][count]
@@ -118,6 +111,14 @@ def problems_rendering(lang: str, key: str) -> list[str]:
 def test_every_message_renders_with_every_value_it_is_given(lang: str) -> None:
     found = [problem for key in catalogue("en") for problem in problems_rendering(lang, key)]
     assert found == []
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_no_message_is_a_fragment_appended_to_another(lang: str) -> None:
+    joined = re.compile(r"^[\s,;:·]|\s$")
+    fragments = {key: message for key, message in catalogue(lang).items()
+                 if any(joined.search(form) for form in ([message] if isinstance(message, str) else message.values()))}
+    assert fragments == {}
 
 
 def test_the_plural_table_covers_every_language() -> None:
@@ -169,11 +170,13 @@ AGREEING = {
           r"скасований|завершений|розпочатий)\b",
     "en": r"(?!)",
 }
-NOUN_BEFORE = re.compile(r"(tournoi|torneo|турнір\w*|tournament)\s*[«*]*$", re.IGNORECASE)
+# The noun, maybe with the tournament's number after it ("le tournoi n° {tournament_id}, {name}, …").
+NOUN_BEFORE = re.compile(r"(tournoi|torneo|турнір\w*|tournament)\s*((n[°.º]*|#|№)\s*\{tournament_id\},?\s*)?[«*]*$",
+                         re.IGNORECASE)
 # A name after a preposition is not the subject ("Nel lancio di {player} è uscito un solo lato").
 PREPOSITION_BEFORE = {
     "fr": r"\b(de|à|pour|avec|du|par|contre|chez)\s*$", "it": r"\b(di|a|da|per|con|del|della|al|alla)\s*$",
-    "es": r"\b(de|a|para|con|del|al|por|contra)\s*$", "uk": r"(?!)", "en": r"(?!)",
+    "es": r"\b(de|a|para|con|del|al|por|contra)\s*$", "uk": r"(?!)", "en": r"\b(of|in|from|to)\s*$",
 }
 CLAUSE_END = re.compile(r"[.;!?]|\s—\s")  # not the colon: "{player} : exempt" is one clause
 
@@ -224,7 +227,37 @@ def test_the_agreement_check_spares_a_wrapped_name_and_verbs_that_do_not_agree(l
     assert agreeing_with_a_name(lang, "tournament.x", template) == []
 
 
-@pytest.mark.parametrize("lang", [lang for lang in SUPPORTED if lang != "en"])
+HEADING = re.compile(r"^(🏆 )?\{name\}(\s*[:·]|$)")  # a title or a label: "🏆 {name}", "{name}: table"
+
+
+def bare_tournament_names(lang: str, messages: Mapping[str, object]) -> dict[str, str]:
+    """The tournament messages that say something of `{name}` without the noun (or a preposition) before it."""
+    bare = {}
+    for key, message in messages.items():
+        if not key.startswith("tournament.") or not isinstance(message, str) or "{name}" not in message:
+            continue
+        before = message[: message.index("{name}")]
+        if not (HEADING.match(message) or NOUN_BEFORE.search(before) or re.search(PREPOSITION_BEFORE[lang], before)):
+            bare[key] = message
+    return bare
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_sentence_about_a_tournament_names_it_after_the_noun(lang: str) -> None:
+    """English too: a new translation starts from "The tournament {name} has started", not "{name} has started"."""
+    assert bare_tournament_names(lang, catalogue(lang)) == {}
+
+
+def test_the_noun_check_catches_a_bare_name_and_spares_titles() -> None:
+    found = bare_tournament_names("en", {
+        "tournament.a": "{name} has started.", "tournament.b": "🏆 {name}", "tournament.c": "{name}: table",
+        "tournament.d": "Tournament #{tournament_id}, {name}, is announced.",
+        "tournament.e": "Il torneo {name} è iniziato.",
+    })
+    assert found == {"tournament.a": "{name} has started."}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
 def test_a_feminine_tournament_name_reads_right_where_the_tournament_starts_and_ends(lang: str) -> None:
     feminine = TOURNAMENTS[lang][0]
     for key in ("tournament.done.started", "tournament.done.cancelled", "tournament.final", "tournament.cancelled"):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.games.texts import game_title, narrate
+from bot.cogs.games.texts import MAX_NARRATION_LINES, game_title, move_label, narrate, narration, told
 from bot.sessions import (
     ActionResult,
     GameOptions,
@@ -34,7 +34,7 @@ from bot.sessions import (
 )
 from bot.ui.i18n import SUPPORTED, catalogue
 from puluc import Move, Position, Rules, Throw
-from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager, open_sqlite
+from tests.helpers import CHANNEL, FakeClock, RandomPicker, at, make_manager, open_sqlite, reword
 
 NAMES = {"en": ("Alice", "Bob"), "uk": ("Оксана", "Тарас"), "it": ("Giulia", "Marco"), "fr": ("Camille", "Hugo"),
          "es": ("Lucía", "Mateo")}
@@ -348,3 +348,57 @@ def test_a_whole_game_is_told_move_by_move(lang: str, team_game: tuple[GameState
                 assert all(re.search(rf"\b{cell}\b", line) for cell in cells), line
             left = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", line)} - {p.name.lower() for p in PLAYERS}
             assert not left & foreign, f"English in {lang}: {line}"
+
+
+def test_what_happened_is_kept_without_words_and_said_in_any_language_later(
+    team_game: tuple[GameState, list[ActionResult]],
+) -> None:
+    """The game message keeps what happened as `Told` values (no text in them) and words them when it is shown,
+    so a server that changes its language mid-game reads the whole story in the new one."""
+    results = team_game[1]
+    kept = [item for result in results for item in told(result.happenings, result.state)]
+    assert not [item for item in kept for value in (item.happening, item.rules, item.pieces, item.timer_moved)
+                if isinstance(value, str)]
+    for lang in SUPPORTED:
+        each = [line for result in results for line in narrate(result.happenings, result.state, lang)]
+        assert narration(kept, lang) == each[-MAX_NARRATION_LINES:]
+
+
+# --- a language that orders the sentence otherwise ---------------------------------------------------------
+
+# French messages written here in another order: what came of a move first, then the move; the striker's fate
+# before the strike. Each sentence is one message, so the words land where the message puts them.
+OUTCOME_FIRST = {
+    "narrate.sentence_and": "Résultat : {outcome}, quand {action}.",
+    "narrate.sentence_list": "Résultats : {outcomes}, quand {action}.",
+    "narrate.striker_gone": "Le pion qui a frappé sort lui aussi du jeu, après ceci : {move}",
+    "move.with_effects": "{effects} ← {move}",
+}
+
+
+def test_a_language_may_say_what_came_of_a_move_before_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    reword(monkeypatch, "fr", OUTCOME_FIRST)
+    entering = at(BELL, {3: "B1+"}, "A1:5,B1:4", "A1:0,B1:0", "A1", "3")
+    assert said([moved(entering, "3:H")], BELL, "bell", "fr") == [
+        "Résultat : a capturé 1 pion, quand Camille a fait entrer un pion sur la case 3."]
+    freeing = at(BELL, {2: "A1+", 5: "B1A1+"}, "A1:3,B1:4", "A1:0,B1:0", "A1", "3")
+    assert said([moved(freeing, "3:2")], BELL, "bell", "fr") == [
+        "Résultats : a capturé 1 pion et a libéré 1 pion de son équipe, quand Camille a déplacé un pion de la case 2 "
+        "à la case 5."]
+    eagle = Rules.preset("eagle")
+    striking = at(eagle, {2: "A1+", 5: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "A1", "3")
+    assert said([moved(striking, "3:2")], eagle, "eagle", "fr") == [
+        "Le pion qui a frappé sort lui aussi du jeu, après ceci : Résultat : a éliminé le pion ennemi qui s’y "
+        "trouvait, quand Camille a déplacé un pion de la case 2 à la case 5."]
+    assert move_label(entering.move_effect(Move.parse("3:H")), "fr") == "capture ← lancer 3\u00a0: entrer un pion en 3"
+    english = move_label(entering.move_effect(Move.parse("3:H")), "en")
+    assert english == "throw 3: enter a piece on 3, captures"
+
+
+def test_a_buttons_effects_are_listed_in_the_languages_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    eagle = Rules.preset("eagle")
+    effect = at(eagle, {2: "A1+", 5: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "A1", "3").move_effect(Move.parse("3:2"))
+    assert (effect.captures, effect.kills) == (True, 1)
+    assert move_label(effect, "uk") == "кидок 3: фішка з 2 → 5, бере в полон, вбиває 1"
+    reword(monkeypatch, "uk", {"list.comma": "{first}; {rest}", "move.with_effects": "{move} ({effects})"})
+    assert move_label(effect, "uk") == "кидок 3: фішка з 2 → 5 (бере в полон; вбиває 1)"

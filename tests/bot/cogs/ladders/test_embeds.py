@@ -7,6 +7,7 @@ import pytest
 from bot.cogs.ladders.embeds import MAX_NAME, caller_line, history_line, leaderboard_embed, player_name
 from bot.storage.types import FORGOTTEN_NAME, GameSummary, LeaderboardPage, Standing
 from bot.ui.i18n import SUPPORTED, t
+from tests.helpers import reword
 
 
 def standing(user_id: int, name: str, *, games: int = 8, wins: int = 6, rank: int | None = 1,
@@ -57,7 +58,7 @@ def test_a_history_line_names_partners_and_a_cancelled_game_has_no_result() -> N
     line = history_line(game, "en")
     assert line.startswith("`#12` ")
     assert "**Cancelled**" in line and "casual" in line
-    assert "against ben, Former player" in line and line.endswith(" · with ana")
+    assert " · with ana against ben, Former player · " in line
     assert "<t:1800000000:R>" in line
 
 
@@ -69,3 +70,13 @@ def test_an_ai_opponent_in_a_history_is_named_in_the_readers_language(lang: str,
     game = GameSummary(5, "bell", 1, False, "finished", "A1", (), ("AI (hard)",), "win", "normal", 1.0)
     assert f" {shown} " in history_line(game, lang)
     assert player_name("AI (hardest)", lang) == "AI (hardest)"  # a name that only looks alike stays a name
+
+
+def test_a_language_may_name_the_teammates_where_its_sentence_wants(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = GameSummary(12, "bell", 2, True, "finished", "B2", ("ana",), ("ben", "cy"), "win", None, 1_800_000_000.0)
+    teammates_first = "Con {names}: `#{game_id}` {variant} · **{result}** · contro {opponents} · {mode} · {when}"
+    reword(monkeypatch, "it", {"profile.history.line_team": teammates_first})
+    line = history_line(game, "it")
+    assert line.startswith("Con ana: `#12` Bell · **Vittoria** · contro ben, cy · ")
+    alone = GameSummary(13, "bell", 1, True, "finished", "A1", (), ("ben",), "win", None, 1_800_000_000.0)
+    assert history_line(alone, "it").startswith("`#13` Bell · **Vittoria** · contro ben · ")

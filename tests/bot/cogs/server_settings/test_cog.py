@@ -4,6 +4,7 @@ none, and refused (saving nothing) when they do not suit the server's default va
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import discord
@@ -13,7 +14,7 @@ import simcord
 from bot.services import services
 from bot.storage.types import GuildSettings
 from bot.ui.replies import Refusal
-from tests.helpers import World, game_message, said
+from tests.helpers import World, accepted_challenge, game_message, mentioned, move_ids, said
 
 
 @pytest.fixture
@@ -112,3 +113,26 @@ async def test_the_refusal_is_said_in_the_managers_language(
     refused = await boss.slash(world.games, "puluc-admin settings", default_variant="culin", scorpion=True)
     assert refused.ephemeral and said(refused) == REFUSED[code]
     assert await saved_settings(world) == GuildSettings(world.guild.id, None, None, None)
+
+
+async def test_a_language_changed_mid_game_retells_the_game_so_far_in_the_new_one(
+    world: World, boss: simcord.MemberActor
+) -> None:
+    await accepted_challenge(world)
+
+    async def move() -> list[str]:
+        board = game_message(world.games)
+        (mover,) = mentioned(board)
+        await world.member(mover).click(board, custom_id=move_ids(board)[0])
+        return (game_message(world.games).embeds[0].description or "").splitlines()
+
+    english = await move()
+    opening = next(line for line in english if "won the opening throw" in line)
+    assert any(re.search(r"\bcell \d+", line) for line in english), english
+    await boss.slash(world.games, "puluc-admin settings", language="fr")
+    french = await move()
+    team = opening.split()[1]
+    assert f"L’équipe {team} a remporté le lancer d’ouverture et commence." in french
+    assert len([line for line in french if re.search(r"\bcase \d+", line)]) >= 2, french  # both moves
+    assert not set(english) & set(french)
+    assert not [line for line in french if re.search(r"\b(cell|Team|threw|moved|entered|turn)\b", line)]

@@ -56,7 +56,22 @@ async def test_open_tournaments_are_limited_per_organiser_and_server(world: Worl
     which = await world.eve.slash(world.games, "puluc tournament join")
     assert "Several tournaments" in said(which)
     joined = await world.eve.slash(world.games, "puluc tournament join", tournament=2)
-    assert "You are in Two" in said(joined)
+    assert "You are in the tournament Two" in said(joined)
+
+
+async def test_a_player_in_too_many_tournaments_is_told_it_is_them_not_the_server(world: World) -> None:
+    for member, name in ((world.alice, "One"), (world.bob, "Two"), (world.carol, "Three")):
+        await member.slash(world.games, "puluc tournament create", name=name, format="round_robin")
+    for number in (1, 2, 3):
+        await world.eve.slash(world.games, "puluc tournament join", tournament=number)
+    other = world.env.create_guild("Other club")
+    hall = other.create_text_channel("hall")
+    await other.add_member(world.env.create_user("frank")).slash(hall, "puluc tournament create", name="Four",
+                                                                 format="round_robin")
+    refused = await other.add_member(world.eve.user).slash(hall, "puluc tournament join", tournament=4)
+    assert said(refused) == "You are already in the most open tournaments allowed (3)."
+    tournaments = services(world.env.bot).tournaments
+    assert [e.user_id for e in tournaments.open_in(other.id)[0].entrants] == []
 
 
 async def test_a_match_game_cannot_be_left_cancelled_or_started_by_others(world: World) -> None:
