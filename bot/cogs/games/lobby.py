@@ -39,7 +39,14 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
 
 
 def player_of(user: discord.abc.User) -> Player:
-    return Player(user.id, user.display_name)
+    """The player a member is, under their global name: a server nickname stays in its server, while the stored
+    name appears in global leaderboards, profiles and other servers' views."""
+    return Player(user.id, global_name(user))
+
+
+def global_name(user: discord.abc.User) -> str:
+    """The member's name across Discord (their display name, else their username), never a server nickname."""
+    return user.global_name or user.name
 
 
 def split_by_skill(seats: list[str], teams: dict[str, str], skills: dict[str, ratings.Skill]) -> Split[str]:

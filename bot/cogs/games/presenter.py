@@ -8,7 +8,9 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +26,7 @@ from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManage
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.ui.languages import GuildLanguages
 from bot.ui.pictures import draw_board
+from bot.ui.safe import pings
 from puluc import MoveEffect
 
 log = logging.getLogger(__name__)
@@ -35,23 +38,26 @@ NARRATION_LINES = 6
 
 @dataclass
 class Composed:
-    """One game message: text, embed, optional board PNG and components."""
+    """One game message: text, embed, optional board PNG and components, and the members it may ping (those
+    its text mentions on purpose; nobody else, whatever a name holds)."""
 
     content: str
     embed: discord.Embed
     view: discord.ui.View
     png: bytes | None = None
     gif: bytes | None = field(default=None, repr=False)
+    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
     def files(self) -> list[discord.File]:
         return [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=texts.BOARD_FILE)]
 
     def send_kwargs(self) -> dict[str, Any]:
-        return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files()}
+        return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files(),
+                "allowed_mentions": self.mentions}
 
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view,
-                "attachments": self.files()}
+                "attachments": self.files(), "allowed_mentions": self.mentions}
 
 
 @dataclass
@@ -67,6 +73,38 @@ class GameScreen:
     unshown: tuple[GameState, Finished | None] | None = None  # the newest state Discord refused, to show later
 
 
+# A host's challenge pings the same member at most once in this many seconds, however often it is withdrawn
+# and made again.
+CHALLENGE_PING_SECONDS = 600.0
+
+
+class ChallengePings:
+    """Which challenges may ping their invited member: each challenge (game) decides once, when it is first
+    shown, and a host's new challenge to the same member within `CHALLENGE_PING_SECONDS` of the last ping does
+    not ping again. Editing a message never pings in Discord; reposting one would, so the decision is kept
+    for the challenge's whole life."""
+
+    def __init__(self, seconds: float = CHALLENGE_PING_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._seconds = seconds
+        self._clock = clock
+        self._pinged: dict[tuple[int | None, int], float] = {}  # (host, invited) -> when last pinged
+        self._decided: dict[int, bool] = {}  # game id -> whether its challenge pings
+
+    def allow(self, game_id: int, host_id: int | None, invited_id: int) -> bool:
+        decided = self._decided.get(game_id)
+        if decided is not None:
+            return decided
+        now = self._clock()
+        self._pinged = {k: when for k, when in self._pinged.items() if now - when < self._seconds}
+        if len(self._decided) > 10_000:  # challenges long gone: forget the oldest decisions
+            self._decided = dict(list(self._decided.items())[-5_000:])
+        ping = (host_id, invited_id) not in self._pinged
+        if ping:
+            self._pinged[(host_id, invited_id)] = now
+        self._decided[game_id] = ping
+        return ping
+
+
 class Presenter:
     """Composes and shows the game messages of one bot."""
 
@@ -79,6 +117,7 @@ class Presenter:
         self.compute = compute
         self._bar_ms = bar_ms
         self._screens: dict[int, GameScreen] = {}
+        self._challenge_pings = ChallengePings()
         self._healer = Healer(publisher, self._show_again, self._give_up)
 
     async def language(self, state: GameState) -> str:
@@ -108,9 +147,13 @@ class Presenter:
         narration = texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
         if state.status == "lobby":
             if state.invited_id is not None:
+                # The invited member is pinged once per challenge and not again by the same host for a while
+                # (a challenge withdrawn and made again every few seconds pings them once).
+                ping = self._challenge_pings.allow(state.game_id, state.host_id, state.invited_id)
                 return Composed(texts.challenge_text(state, state.invited_id, lang),
                                 texts.lobby_embed(state, lang),
-                                views.challenge_view(state, state.invited_id, lang))
+                                views.challenge_view(state, state.invited_id, lang),
+                                mentions=pings(state.invited_id) if ping else discord.AllowedMentions.none())
             return Composed("", texts.lobby_embed(state, lang), views.lobby_view(state, lang))
         png = None
         if state.position is not None:
@@ -123,7 +166,7 @@ class Presenter:
         if state.status == "running":
             return Composed(texts.turn_text(state, lang),
                             texts.game_embed(state, lang, narration, image=png is not None),
-                            views.game_view(state, lang), png)
+                            views.game_view(state, lang), png, mentions=pings(texts.turn_ping(state)))
         return Composed("", texts.end_embed(state, lang, narration, finished, image=png is not None),
                         views.end_view(state, lang), png)
 

@@ -24,6 +24,7 @@ from bot.sessions import (
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, join_list, t
 from bot.ui.numbers import signed
+from bot.ui.safe import plain
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
 COLOUR_LOBBY = discord.Colour(0xC9A227)
@@ -38,13 +39,24 @@ LEGEND_FILE = "legend.png"
 # --- names ---------------------------------------------------------------------------------------------
 
 
-def seat_name(seat: SeatState, lang: str) -> str:
-    """A seat's player as shown in text: the member's name, or "AI (hard)" in the reader's language."""
+def seat_label(seat: SeatState, lang: str) -> str:
+    """A seat's player as drawn in a picture: the member's name as typed, or "AI (hard)" in the reader's
+    language."""
     if seat.ai_level is not None:
         return t("seat.ai", lang, level=t(f"choice.difficulty.{seat.ai_level}", lang))
     if seat.taken_over:
         return t("seat.taken_over", lang, name=seat.name)
     return seat.name
+
+
+def seat_name(seat: SeatState, lang: str) -> str:
+    """A seat's player as shown in a message: `seat_label` with the member's name made plain (no mention,
+    link or markdown)."""
+    if seat.ai_level is not None:
+        return seat_label(seat, lang)
+    if seat.taken_over:
+        return t("seat.taken_over", lang, name=plain(seat.name))
+    return plain(seat.name)
 
 
 def seat_mention(seat: SeatState, lang: str) -> str:
@@ -260,7 +272,8 @@ def said(item: Told, lang: str) -> list[str]:
             key = "game.timed_out_played" if item.timer_moved else "game.timed_out"
             return [t(key, lang, player=who, count=count, limit=MAX_TIMEOUTS)]
         case TakenOver(seat=taken):
-            return [t("game.taken_over", lang, player=seat.name if seat is not None else taken, limit=MAX_TIMEOUTS)]
+            player = plain(seat.name) if seat is not None else taken
+            return [t("game.taken_over", lang, player=player, limit=MAX_TIMEOUTS)]
         case Resigned():
             return [t("game.resigned", lang, player=who)]
     return []
@@ -311,7 +324,7 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
 def challenge_text(state: GameState, invited_id: int, lang: str) -> str:
     host = state.seat_of(state.host_id) if state.host_id is not None else None
     key = "challenge.invite_ranked" if state.ranked else "challenge.invite_casual"
-    return t(key, lang, opponent=f"<@{invited_id}>", host=host.name if host else "?",
+    return t(key, lang, opponent=f"<@{invited_id}>", host=plain(host.name) if host else "?",
              variant=game_variant(state, lang))
 
 
@@ -332,6 +345,14 @@ def _team_fields(embed: discord.Embed, state: GameState, lang: str) -> None:
         lines = [_seat_status(pos, seat, lang) for seat in state.seats if seat.team == team]
         embed.add_field(name=t("game.team_score", lang, team=team, count=scores[team]),
                         value="\n".join(lines)[:1024], inline=False)
+
+
+def turn_ping(state: GameState) -> int | None:
+    """The member `turn_text` mentions and pings: the human whose turn it is (None when it is the AI's)."""
+    seat = state.to_move
+    if seat is None or seat.played_by_ai:
+        return None
+    return seat.user_id
 
 
 def turn_text(state: GameState, lang: str) -> str:
@@ -390,7 +411,7 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
 def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     if report.unranked is not None:
         return t(f"game.unranked.{report.unranked.value}", lang, limit=ratings.REPEAT_LIMIT)
-    names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
+    names = {s.user_id: plain(s.name) for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:
         if change.scope != GLOBAL_SCOPE:

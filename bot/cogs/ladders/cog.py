@@ -120,8 +120,12 @@ class Ladders(PulucCog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        games = await AckGrace(interaction).run(self.storage.players.game_history(target.id, HISTORY_LENGTH))
-        await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)))
+        # This server's games only (in direct messages, those played there), told only to the one who asked.
+        grace = AckGrace(interaction, ephemeral=True)
+        games = await grace.run(self.storage.players.game_history(target.id, HISTORY_LENGTH,
+                                                                  guild_id=interaction.guild_id))
+        await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)),
+                     ephemeral=True)
 
     # -- replay -----------------------------------------------------------------------------------------
 
@@ -178,10 +182,11 @@ class Ladders(PulucCog):
 
 
 def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:
-    """A game is replayable in the server it was played in, and anywhere by those who played it."""
-    if game.guild_id == interaction.guild_id:
-        return True
-    return any(seat.user_id == interaction.user.id for seat in game.seats)
+    """A game is replayable in the server it was played in, and nowhere else: a server's games stay in it.
+    A game of direct messages is replayed in direct messages, by those who played it."""
+    if game.guild_id is not None:
+        return game.guild_id == interaction.guild_id
+    return interaction.guild_id is None and any(seat.user_id == interaction.user.id for seat in game.seats)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -29,6 +29,7 @@ from bot.storage.types import (
 )
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
+from bot.ui.safe import plain
 
 COLOUR_LADDER = discord.Colour(0xC9A227)
 COLOUR_PROFILE = discord.Colour(0x2E7D5B)
@@ -50,7 +51,7 @@ def player_name(name: str, lang: str) -> str:
     if level is not None:
         return t("seat.ai", lang, level=t(f"choice.difficulty.{level}", lang))
     shown = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(shown))
+    return plain(shown)
 
 
 def ladder_label(ladder: str, lang: str) -> str:

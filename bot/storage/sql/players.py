@@ -14,8 +14,10 @@ from bot.storage.sql.port import Database, Row
 from bot.storage.sql.seasons import forget_in_seasons, season_placements
 from bot.storage.sql.tournaments import forget_in_tournaments
 from bot.storage.types import (
+    ALL_SERVERS,
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
+    AllServers,
     BestWin,
     ForgetReport,
     GameSummary,
@@ -28,7 +30,7 @@ _NEWEST_GAME_ID = 2**63 - 1  # "before" this id means "from the newest game on"
 # The player's games, newest first, joined to every other seat of each: one row per (game, other seat).
 _HISTORY = (
     "WITH mine AS (SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.game_id = s.game_id "
-    "WHERE s.user_id = ? AND s.game_id < ? AND g.status IN ('finished', 'cancelled') "
+    "WHERE s.user_id = ? AND s.game_id < ? AND g.status IN ('finished', 'cancelled') {server} "
     "ORDER BY s.game_id DESC LIMIT ?) "
     "SELECT g.game_id, g.variant, g.guild_id, g.ranked, g.status, m.seat, g.winner, g.end_reason, g.finished_at, "
     "o.seat, o.display_name FROM mine m JOIN games g ON g.game_id = m.game_id "
@@ -89,11 +91,20 @@ class PlayerStore:
         )
 
     async def game_history(
-        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
+        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None,
+        guild_id: int | AllServers | None = ALL_SERVERS,
     ) -> tuple[GameSummary, ...]:
-        """The player's last finished or cancelled games, newest first, each seen from the player's seat."""
+        """The player's last finished or cancelled games, newest first, each seen from the player's seat: those
+        of one server (`guild_id`; None: direct messages), or of every server (ALL_SERVERS, the player's own
+        data export)."""
         before = _NEWEST_GAME_ID if before_game_id is None else before_game_id
-        rows = await self._db.fetch(_HISTORY, user_id, before, limit)
+        if guild_id is ALL_SERVERS:
+            rows = await self._db.fetch(_HISTORY.format(server=""), user_id, before, limit)
+        elif guild_id is None:
+            rows = await self._db.fetch(_HISTORY.format(server="AND g.guild_id IS NULL"), user_id, before, limit)
+        else:
+            rows = await self._db.fetch(_HISTORY.format(server="AND g.guild_id = ?"), user_id, before, guild_id,
+                                        limit)
         games: dict[tuple[int, str], list[tuple[str, str]]] = {}
         firsts: list[Row] = []
         for r in rows:
