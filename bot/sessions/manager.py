@@ -132,6 +132,10 @@ class SessionManager:
         self.seeds = seeds  # where game seeds come from; replaceable for reproducible games (tests, demos)
         self.limits = limits
         self._sessions: dict[int, GameSession] = {}
+        # Indexes over `_sessions`, kept with it by `_add` and `_drop`: the open game of each channel or thread,
+        # and the open games of each host (every command and autocomplete keystroke looks these up).
+        self._by_channel: dict[int, GameSession] = {}
+        self._by_host: dict[int, set[int]] = {}
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
         self._ending: set[asyncio.Task[None]] = set()
@@ -143,14 +147,17 @@ class SessionManager:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every open game from the database (replayed off the event loop); return how many loaded."""
-        states, corrupt = await read_open_games(self.records, self.owns)
-        for bad in corrupt:
-            log.error("%s; it stays in the database untouched and is not loaded", bad)
-        for state in states:
-            self._add(state)
-        log.info("reloaded %d open games", len(states))
-        return len(states)
+        """Rebuild the open games of this process's shards from the database, a batch at a time (replayed off
+        the event loop); return how many loaded. Other shards' games are never read."""
+        loaded = 0
+        async for states, corrupt in read_open_games(self.records, self.shards):
+            for bad in corrupt:
+                log.error("%s; it stays in the database untouched and is not loaded", bad)
+            for state in states:
+                self._add(state)
+            loaded += len(states)
+        log.info("reloaded %d open games", loaded)
+        return loaded
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the games of this server (always, without shards)."""
@@ -187,12 +194,16 @@ class SessionManager:
             raise GameNotOpen(f"no open game {game_id}")
         return session
 
+    def find(self, game_id: int) -> GameSession | None:
+        """The open session of a game, or None."""
+        return self._sessions.get(game_id)
+
     def in_channel(self, channel_id: int) -> GameSession | None:
         """The open game in this channel or thread, if any."""
-        return next((s for s in self._sessions.values() if s.state.place.channel_id == channel_id), None)
+        return self._by_channel.get(channel_id)
 
     def open_count(self, host_id: int) -> int:
-        return sum(1 for s in self._sessions.values() if s.state.host_id == host_id)
+        return len(self._by_host.get(host_id, ()))
 
     @property
     def sessions(self) -> tuple[GameSession, ...]:
@@ -340,6 +351,9 @@ class SessionManager:
         session = GameSession(state, self.records, clock=self._clock, picker=self._picker,
                               advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed)
         self._sessions[state.game_id] = session
+        self._by_channel[state.place.channel_id] = session
+        if state.host_id is not None:
+            self._by_host.setdefault(state.host_id, set()).add(state.game_id)
         self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
         return session
 
@@ -349,11 +363,24 @@ class SessionManager:
             self.deadlines.set(state.game_id, state.deadline)
         else:
             self.deadlines.set(state.game_id, None)
-            self._sessions.pop(state.game_id, None)
+            self._drop(state)
             for listener in self._end_listeners:
                 task = asyncio.get_running_loop().create_task(self._tell_end(listener, state))
                 self._ending.add(task)
                 task.add_done_callback(self._ending.discard)
+
+    def _drop(self, state: GameState) -> None:
+        """Forget a game that is over, and its place in the indexes."""
+        session = self._sessions.pop(state.game_id, None)
+        if session is None:
+            return
+        if self._by_channel.get(state.place.channel_id) is session:
+            del self._by_channel[state.place.channel_id]
+        if state.host_id is not None:
+            hosted = self._by_host.get(state.host_id, set())
+            hosted.discard(state.game_id)
+            if not hosted:
+                self._by_host.pop(state.host_id, None)
 
     async def _tell_end(self, listener: EndListener, state: GameState) -> None:
         try:

@@ -93,7 +93,7 @@ class TournamentManager:
             self._open[tournament.tournament_id] = tournament
             for match in tournament.matches:
                 if match.game_id is not None and not match.decided:
-                    session = next((s for s in self._games.sessions if s.game_id == match.game_id), None)
+                    session = self._games.find(match.game_id)  # by id: no scan of every session
                     if session is not None:
                         session.bind_tournament(tournament.tournament_id)
             if tournament.status == "running":

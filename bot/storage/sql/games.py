@@ -8,7 +8,7 @@ key (game_id, seq) refuses a number twice even if `last_seq` were wrong.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import (
@@ -19,6 +19,7 @@ from bot.storage.errors import (
     GameStateError,
     HostLimitReached,
 )
+from bot.storage.shards import Shards
 from bot.storage.sql.ladders import rate_game
 from bot.storage.sql.leases import Leases
 from bot.storage.sql.port import Database, Row, Transaction
@@ -40,6 +41,8 @@ from bot.storage.types import (
 )
 
 OPEN = "status IN ('lobby', 'running')"
+OPEN_GAMES_BATCH = 500  # games (with their logs) start-up reads and rebuilds at a time
+MAX_BATCH = 5_000  # bound parameters of one query stay far below both backends' limits
 _SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.consecutive_timeouts, s.kills"
 
 
@@ -399,18 +402,55 @@ class GameStore:
             )
         return GameLog(games[0], tuple(Event(r[0], r[1], json.loads(r[2]), r[3]) for r in rows))
 
-    async def open_games(self) -> tuple[GameLog, ...]:
-        """Every lobby and running game with its log, read in one snapshot: what start-up rebuilds."""
-        async with self._db.read() as tx:
-            games = await self._load_games(tx, OPEN)
-            rows = await tx.fetch(
-                "SELECT e.game_id, e.seq, e.kind, e.payload, e.created_at FROM games g "
-                f"JOIN events e ON e.game_id = g.game_id WHERE g.{OPEN} ORDER BY e.game_id, e.seq"
+    async def open_games(self, shards: Shards | None = None) -> tuple[GameLog, ...]:
+        """Every lobby and running game (of servers on `shards`; None: all) with its log, all at once (for
+        checks and tests; start-up reads them in batches, `open_game_batches`)."""
+        found: list[GameLog] = []
+        async for batch in self.open_game_batches(shards):
+            found.extend(batch)
+        return tuple(found)
+
+    async def open_game_batches(
+        self, shards: Shards | None = None, *, batch: int = OPEN_GAMES_BATCH
+    ) -> AsyncIterator[tuple[GameLog, ...]]:
+        """The lobbies and running games of servers on `shards` (None: every server), with their logs, `batch`
+        games at a time in game id order: what start-up rebuilds. Other shards' games are left out by the
+        query itself (never read), and one batch at a time is held, so memory follows the batch, not the
+        number of games. Each batch is one snapshot; the games of claimed shards change only through this
+        process, so the batches together are consistent."""
+        if not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"a batch holds 1 to {MAX_BATCH} games, not {batch}")
+        where = OPEN if shards is None or shards.is_whole else f"{OPEN} AND {shard_condition(shards)}"
+        after = 0
+        while True:
+            async with self._db.read() as tx:
+                game_rows = await tx.fetch(
+                    f"SELECT * FROM games WHERE {where} AND game_id > ? ORDER BY game_id LIMIT ?", after, batch
+                )
+                if not game_rows:
+                    return
+                ids = [r["game_id"] for r in game_rows]
+                marks = ", ".join("?" * len(ids))
+                seat_rows = await tx.fetch(
+                    f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id IN ({marks})", *ids
+                )
+                event_rows = await tx.fetch(
+                    "SELECT game_id, seq, kind, payload, created_at FROM events "
+                    f"WHERE game_id IN ({marks}) ORDER BY game_id, seq", *ids
+                )
+            seats: dict[int, list[Seat]] = {}
+            for r in seat_rows:
+                seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
+            events: dict[int, list[Event]] = {}
+            for r in event_rows:
+                events.setdefault(r[0], []).append(Event(r[1], r[2], json.loads(r[3]), r[4]))
+            yield tuple(
+                GameLog(game_from_row(r, seats.get(r["game_id"], [])), tuple(events.get(r["game_id"], ())))
+                for r in game_rows
             )
-        events: dict[int, list[Event]] = {}
-        for r in rows:
-            events.setdefault(r[0], []).append(Event(r[1], r[2], json.loads(r[3]), r[4]))
-        return tuple(GameLog(g, tuple(events.get(g.game_id, ()))) for g in games)
+            if len(game_rows) < batch:
+                return
+            after = ids[-1]
 
     async def _load_games(self, tx: Transaction, where: str, *args: object) -> list[Game]:
         """Games matching `where` with their seats: two queries, whatever the number of games."""
@@ -423,6 +463,13 @@ class GameStore:
         for r in seat_rows:
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
+
+
+def shard_condition(shards: Shards) -> str:
+    """SQL that holds for a `games` row of a server on `shards`, as `bot.storage.shards.shard_of` decides it
+    (direct messages, without a server, on shard 0). Only integers of a checked `Shards` go into it."""
+    ids = ", ".join(str(int(i)) for i in shards.ids)
+    return f"((coalesce(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids})"
 
 
 def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:
