@@ -42,9 +42,11 @@ from bot.config_spec import (
     COMMAND_COOLDOWN_SECONDS,
     DATABASE_URL,
     DEV_GUILD_ID,
+    FINISHED_GAME_RETENTION_DAYS,
     FONT_PATH,
     HEALTH_HOST,
     HEALTH_PORT,
+    LOBBY_EXPIRY_SECONDS,
     LOG_FORMAT,
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
@@ -118,6 +120,8 @@ class Config:
     ai_move_delay_seconds: float = AI_MOVE_DELAY_SECONDS.default
     command_cooldown_seconds: float = COMMAND_COOLDOWN_SECONDS.default
     max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
+    lobby_expiry_seconds: int = LOBBY_EXPIRY_SECONDS.default
+    finished_game_retention_days: int = FINISHED_GAME_RETENTION_DAYS.default  # 0: keep every finished game's moves
     workers: int | None = None  # None: one worker process per core (bot.compute.default_workers)
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
@@ -235,6 +239,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         ai_move_delay_seconds=found.number(values, AI_MOVE_DELAY_SECONDS),
         command_cooldown_seconds=found.number(values, COMMAND_COOLDOWN_SECONDS),
         max_open_games_per_user=found.number(values, MAX_OPEN_GAMES_PER_USER),
+        lobby_expiry_seconds=found.number(values, LOBBY_EXPIRY_SECONDS),
+        finished_game_retention_days=found.number(values, FINISHED_GAME_RETENTION_DAYS),
         workers=found.check(WORKERS.name, lambda: _workers(values), None),
         font_path=found.check(FONT_PATH.name, lambda: _font_path(values, base), None),
         shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),

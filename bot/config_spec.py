@@ -26,9 +26,11 @@ __all__ = [
     "DATABASE_URL",
     "DEV_GUILD_ID",
     "DISCORD_TOKEN",
+    "FINISHED_GAME_RETENTION_DAYS",
     "FONT_PATH",
     "HEALTH_HOST",
     "HEALTH_PORT",
+    "LOBBY_EXPIRY_SECONDS",
     "LOG_FORMAT",
     "LOG_LEVEL",
     "MAX_OPEN_GAMES_PER_USER",
@@ -157,6 +159,12 @@ ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 4, 0, 250, "millisecon
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+# A lobby (or challenge) nobody starts closes after this long, so it does not hold its channel and its host's
+# open-game count for ever; from a minute to a week.
+LOBBY_EXPIRY_SECONDS = NumberSetting("LOBBY_EXPIRY_SECONDS", int, 3600, 60, 604_800, "seconds")
+# 0 keeps every finished game's moves for ever. Otherwise the moves (event logs) of games finished more than
+# this many days ago are pruned once a day; results, ratings and history lines stay, replays of them do not.
+FINISHED_GAME_RETENTION_DAYS = NumberSetting("FINISHED_GAME_RETENTION_DAYS", int, 0, 0, 36_500, "days")
 # Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
 # in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
 # adds memory (each worker holds its own fonts and tables).
@@ -222,6 +230,8 @@ SETTINGS: tuple[Setting, ...] = (
     AI_MOVE_DELAY_SECONDS,
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
+    LOBBY_EXPIRY_SECONDS,
+    FINISHED_GAME_RETENTION_DAYS,
     WORKERS,
     FONT_PATH,
     SHARD_COUNT,

@@ -15,6 +15,7 @@ from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.retention import Retention
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
@@ -44,7 +45,8 @@ async def start_game_services(
         picker=picker or engine_picker(config.ai_budget_ms, compute),
         advisor=engine_advisor(config.ai_budget_ms, compute),
         clock=clock,
-        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds),
+        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds,
+                      lobby_expiry=config.lobby_expiry_seconds),
         shards=config.shards,
     )
 
@@ -72,12 +74,15 @@ async def start_game_services(
     await tournaments.load()  # after the games: it marks their match games
     manager.start_timers()
     tournaments.start_timers()
+    retention = Retention(storage.games, config.finished_game_retention_days, shards=config.shards, clock=clock)
+    retention.start()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute, languages)
+                        tournaments, compute, languages, retention)
 
 
 async def stop_game_services(found: GameServices) -> None:
+    await found.retention.stop()
     await found.tournaments.stop_timers()
     await found.manager.stop_timers()
     await found.manager.settled()

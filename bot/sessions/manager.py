@@ -20,11 +20,19 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
-from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.config_spec import AI_MOVE_DELAY_SECONDS, LOBBY_EXPIRY_SECONDS, MAX_OPEN_GAMES_PER_USER
 from bot.logs import bind as bind_log
-from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
+from bot.sessions.errors import (
+    ChannelBusy,
+    GameNotOpen,
+    NotAPlayer,
+    NotSaved,
+    ReplayPruned,
+    SelfChallenge,
+    TooManyGames,
+)
 from bot.sessions.ports import GameRecords
-from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
+from bot.sessions.rebuild import CorruptGame, read_game, read_open_games, state_from_log
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
@@ -103,11 +111,12 @@ class KeyedLocks:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
-    AI_MOVE_DELAY_SECONDS (bot/config_spec.py)."""
+    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER,
+    AI_MOVE_DELAY_SECONDS and LOBBY_EXPIRY_SECONDS (bot/config_spec.py)."""
 
     max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
     ai_delay: float = AI_MOVE_DELAY_SECONDS.default
+    lobby_expiry: float = LOBBY_EXPIRY_SECONDS.default
 
 
 class SessionManager:
@@ -286,6 +295,20 @@ class SessionManager:
         except (GameNotFound, CorruptGame) as exc:
             raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
+    async def replay_state(self, game_id: int) -> GameState:
+        """A finished game to replay, read back from the database; ReplayPruned when its moves are no longer
+        kept, GameNotOpen when it cannot be read."""
+        try:
+            stored = await self.records.game_log(game_id)
+        except GameNotFound as exc:
+            raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
+        if stored.game.pruned_at is not None:
+            raise ReplayPruned(f"game {game_id}: its log was pruned", game_id=game_id)
+        try:
+            return await asyncio.to_thread(state_from_log, stored)
+        except CorruptGame as exc:
+            raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
+
     # -- internals --------------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -342,7 +365,7 @@ class SessionManager:
             game_id=game_id, place=place, host_id=host_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
             seats=tuple(sorted(seats, key=lambda s: rules.seats.index(s.seat))), invited_id=invited_id,
-            tournament_id=tournament_id,
+            tournament_id=tournament_id, opened_at=self._clock(),
         )
         self._add(state)
         return state
@@ -354,13 +377,24 @@ class SessionManager:
         self._by_channel[state.place.channel_id] = session
         if state.host_id is not None:
             self._by_host.setdefault(state.host_id, set()).add(state.game_id)
-        self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
+        self.deadlines.set(state.game_id, self._due(state))
         return session
+
+    def lobby_expires(self, state: GameState) -> float | None:
+        """When a lobby nobody has started closes (None for a game that started, and for tournament matches,
+        whose tournament's round limit decides)."""
+        if state.status != "lobby" or state.tournament_id is not None or state.opened_at is None:
+            return None
+        return state.opened_at + self.limits.lobby_expiry
+
+    def _due(self, state: GameState) -> float | None:
+        """When the timer must next look at this game: its turn deadline, or the lobby's expiry."""
+        return state.deadline if state.status == "running" else self.lobby_expires(state)
 
     def _changed(self, result: ActionResult) -> None:
         state = result.state
         if state.is_open:
-            self.deadlines.set(state.game_id, state.deadline)
+            self.deadlines.set(state.game_id, self._due(state))
         else:
             self.deadlines.set(state.game_id, None)
             self._drop(state)
@@ -395,7 +429,12 @@ class SessionManager:
             return
         bind_log(game_id=game_id, server_id=session.state.place.guild_id, channel_id=session.state.place.channel_id)
         try:
-            result = await session.on_deadline(self._clock())
+            if session.state.status == "lobby":
+                result = await session.expire(self._clock(), self.lobby_expires(session.state))
+                if result is not None:
+                    log.info("game %d: the lobby expired unstarted after %gs", game_id, self.limits.lobby_expiry)
+            else:
+                result = await session.on_deadline(self._clock())
         except NotSaved as exc:
             # Nothing was played; the same deadline is tried again once the database may be back.
             log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,
@@ -403,8 +442,8 @@ class SessionManager:
             self.deadlines.set(game_id, self._clock() + RETRY_SECONDS)
             return
         if result is None:
-            if session.state.status == "running":
-                self.deadlines.set(game_id, session.state.deadline)
+            if session.state.is_open:
+                self.deadlines.set(game_id, self._due(session.state))
             return
         for listener in self._listeners:
             try:
@@ -412,6 +451,30 @@ class SessionManager:
             except Exception:
                 # Showing the result failed (Discord down, message deleted); the game itself moved on.
                 log.exception("a listener failed to show game %d", game_id)
+
+    async def close_where(self, *, guild_id: int | None = None, channel_id: int | None = None) -> list[ActionResult]:
+        """Call off every open game and lobby of a server, or of a channel or thread, the bot has lost (it left
+        the server; the channel was deleted): unrated, each logged once. Returns what was closed (the end
+        listeners, such as tournaments, hear of each); nothing is shown, since there is nowhere to show it."""
+        if (guild_id is None) == (channel_id is None):
+            raise ValueError("close_where takes exactly one of guild_id or channel_id")
+        if channel_id is not None:
+            found = self._by_channel.get(channel_id)
+            doomed = [found] if found is not None else []
+        else:
+            doomed = [s for s in self._sessions.values() if s.state.place.guild_id == guild_id]
+        closed: list[ActionResult] = []
+        for session in doomed:
+            try:
+                result = await session.close()
+            except NotSaved as exc:
+                log.warning("game %d: could not be closed (%s); it stays open", session.game_id, exc.reason)
+                continue
+            if result is not None:
+                where = f"channel {channel_id}" if channel_id is not None else f"server {guild_id}"
+                log.info("game %d closed unrated: the bot lost its %s", session.game_id, where)
+                closed.append(result)
+        return closed
 
     async def fire_due(self) -> list[int]:
         """Fire every deadline that has passed now (one pass of the timer loop; tests call this)."""

@@ -67,9 +67,10 @@ def state_from_log(stored: GameLog) -> GameState:
         winner=game.winner,
         scores=game.scores,
         end_reason=game.end_reason,
+        opened_at=game.created_at,
     )
-    if game.status == "lobby" or game.first_team is None:
-        return state
+    if game.status == "lobby" or game.first_team is None or game.pruned_at is not None:
+        return state  # nothing to replay: not started, or its log was pruned (retention)
     return _rebuild(state, stored)
 
 

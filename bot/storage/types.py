@@ -172,6 +172,7 @@ class Game:
     updated_at: float
     finished_at: float | None
     seats: tuple[Seat, ...]
+    pruned_at: float | None = None  # when its event log was pruned (FINISHED_GAME_RETENTION_DAYS); then no replay
 
     def seat(self, name: str) -> Seat:
         for seat in self.seats:

@@ -18,6 +18,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.state import GameOptions, GameState, Player
 from bot.sessions.timers import DeadlineScheduler
 from bot.storage.errors import AlreadyEntered, TournamentNotFound
+from bot.storage.types import FORGOTTEN_NAME
 from bot.tournaments import formats
 from bot.tournaments.errors import (
     AlreadyInTournament,
@@ -225,6 +226,27 @@ class TournamentManager:
             await self._records.cancel_tournament(tournament_id)
             tournament = replace(tournament, status="cancelled", round_deadline=None, finished_at=self._clock())
             return await self._keep(tournament, [TournamentCancelled(user_id)])
+
+    async def forget(self, user_id: int) -> list[TournamentUpdate]:
+        """Forget-me's part in memory, once the storage has forgotten the member: the open tournaments they
+        organise no longer name them, and any entry of theirs shows a former player. Each changed tournament
+        is told to the listeners (its card no longer mentions them)."""
+        updates: list[TournamentUpdate] = []
+        for tournament_id in list(self._open):
+            async with self._lock(tournament_id):
+                tournament = self._open.get(tournament_id)
+                if tournament is None:
+                    continue
+                mine = tournament.creator_id == user_id
+                entered = tournament.entrant_of(user_id) is not None
+                if not (mine or entered):
+                    continue
+                entrants = tuple(replace(e, user_id=None, display_name=FORGOTTEN_NAME) if e.user_id == user_id
+                                 else e for e in tournament.entrants)
+                tournament = replace(tournament, creator_id=None if mine else tournament.creator_id,
+                                     entrants=entrants)
+                updates.append(await self._keep(tournament, []))
+        return updates
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         """Remember the announcement message that carries the tournament's buttons."""

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -78,6 +79,25 @@ class Lobby(PulucCog):
     @property
     def games(self) -> GameServices:
         return services(self.bot)
+
+    # -- places the bot loses: their games and lobbies close (unrated, logged once) ----------------------
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._close(self.games.manager.close_where(guild_id=guild.id))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._close(self.games.manager.close_where(channel_id=channel.id))
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._close(self.games.manager.close_where(channel_id=payload.thread_id))
+
+    async def _close(self, closing: Awaitable[list[ActionResult]]) -> None:
+        # There is nowhere left to show them: the game messages are gone with their channel.
+        for result in await closing:
+            self.games.presenter.drop(result.game_id)
 
     # -- options ----------------------------------------------------------------------------------------
 

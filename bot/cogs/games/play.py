@@ -207,7 +207,7 @@ async def _click(games: GameServices, interaction: discord.Interaction[Any], com
 
 async def _replay(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    state = await games.manager.finished_state(component.game_id)
+    state = await games.manager.replay_state(component.game_id)
     replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
                              games.compute)
     await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)

@@ -104,6 +104,9 @@ class ChallengePings:
         self._decided[game_id] = ping
         return ping
 
+    def forget(self, user_id: int) -> None:
+        self._pinged = {k: when for k, when in self._pinged.items() if user_id not in k}
+
 
 class Presenter:
     """Composes and shows the game messages of one bot."""
@@ -151,10 +154,11 @@ class Presenter:
                 # (a challenge withdrawn and made again every few seconds pings them once).
                 ping = self._challenge_pings.allow(state.game_id, state.host_id, state.invited_id)
                 return Composed(texts.challenge_text(state, state.invited_id, lang),
-                                texts.lobby_embed(state, lang),
+                                texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
                                 views.challenge_view(state, state.invited_id, lang),
                                 mentions=pings(state.invited_id) if ping else discord.AllowedMentions.none())
-            return Composed("", texts.lobby_embed(state, lang), views.lobby_view(state, lang))
+            return Composed("", texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
+                            views.lobby_view(state, lang))
         png = None
         if state.position is not None:
             try:
@@ -356,6 +360,14 @@ class Presenter:
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._screen(game_id).lock
+
+    def forget_member(self, user_id: int) -> None:
+        """Forget-me: no record of whom this member challenged or was challenged by stays."""
+        self._challenge_pings.forget(user_id)
+
+    def drop(self, game_id: int) -> None:
+        """Forget a game that ended where it cannot be shown (its channel or server is gone)."""
+        self._forget(game_id)
 
     def _forget(self, game_id: int) -> None:
         self._screens.pop(game_id, None)

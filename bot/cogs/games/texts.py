@@ -10,6 +10,7 @@ import discord
 from bot import ratings
 from bot.sessions import (
     MAX_TIMEOUTS,
+    Cancelled,
     Finished,
     GameState,
     Happening,
@@ -234,7 +235,7 @@ class Told:
     timer_moved: bool = False  # a time-out: whether the bot moved for the player
 
 
-NARRATED = (Started, Thrown, Moved, TimedOut, TakenOver, Resigned)
+NARRATED = (Started, Thrown, Moved, TimedOut, TakenOver, Resigned, Cancelled)
 
 
 def told(happenings: Iterable[Happening], state: GameState) -> list[Told]:
@@ -276,6 +277,8 @@ def said(item: Told, lang: str) -> list[str]:
             return [t("game.taken_over", lang, player=player, limit=MAX_TIMEOUTS)]
         case Resigned():
             return [t("game.resigned", lang, player=who)]
+        case Cancelled(why="expired"):
+            return [t("expiry.closed", lang)]
     return []
 
 
@@ -297,15 +300,18 @@ def _footer(state: GameState, lang: str) -> str:
     return t("game.footer", lang, mode=mode, timer=duration(state.turn_timer, lang), game_id=state.game_id)
 
 
-def lobby_embed(state: GameState, lang: str) -> discord.Embed:
-    """The lobby: seats by team, free seats marked, the host named."""
+def lobby_embed(state: GameState, lang: str, expires: float | None = None) -> discord.Embed:
+    """The lobby: seats by team, free seats marked, the host named, and when it closes unstarted."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_LOBBY)
     host = state.seat_of(state.host_id) if state.host_id is not None else None
     if state.tournament_id is not None:
         a, b = state.seat("A1"), state.seat("B1")
-        embed.description = t("lobby.match_intro", lang, a=a.name if a else "?", b=b.name if b else "?")
+        embed.description = t("lobby.match_intro", lang, a=plain(a.name) if a else "?",
+                              b=plain(b.name) if b else "?")
     else:
-        embed.description = t("lobby.intro", lang, host=host.name if host else "?")
+        embed.description = t("lobby.intro", lang, host=plain(host.name) if host else "?")
+    if expires is not None:
+        embed.description += "\n" + t("expiry.lobby", lang, when=f"<t:{int(expires)}:R>")
     for team in ("A", "B"):
         lines = []
         for name in state.rules.seats:

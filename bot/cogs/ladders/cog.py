@@ -161,6 +161,8 @@ class Ladders(PulucCog):
             return "ladder.replay.cancelled"
         if game.status != "finished":
             return "ladder.replay.unfinished"
+        if game.pruned_at is not None:
+            return "retention.pruned"  # its moves are no longer kept (FINISHED_GAME_RETENTION_DAYS)
         return None
 
     # -- privacy ----------------------------------------------------------------------------------------
@@ -169,7 +171,7 @@ class Ladders(PulucCog):
     async def privacy(self, interaction: discord.Interaction[Any]) -> None:
         await acknowledge(interaction, ephemeral=True)
         data = await self.storage.players.personal_data(interaction.user.id)
-        embed = privacy_embed(data, language_for(interaction.locale))
+        embed = privacy_embed(data, language_for(interaction.locale), _retention_days(self.bot))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name=command_name("forget-me"), description=command_description("forget-me"))
@@ -179,6 +181,12 @@ class Ladders(PulucCog):
         await interaction.response.send_message(
             t("privacy.forget.prompt", lang), view=forget_view(interaction.user.id, issued, lang), ephemeral=True
         )
+
+
+def _retention_days(client: discord.Client) -> int:
+    """FINISHED_GAME_RETENTION_DAYS of a running bot (0, keep for ever, for a bare client)."""
+    config = getattr(client, "config", None)
+    return int(getattr(config, "finished_game_retention_days", 0))
 
 
 def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:

@@ -230,13 +230,16 @@ def history_embed(name: str, games: Sequence[GameSummary], lang: str, mention: M
 # --- privacy -------------------------------------------------------------------------------------------
 
 
-def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
-    """What the bot stores and why, then what it holds about this user, then how to erase it."""
+def privacy_embed(data: PersonalData, lang: str, retention_days: int = 0) -> discord.Embed:
+    """What the bot stores and why, how long finished games are kept (`retention_days`, 0: for ever), then
+    what it holds about this user, then how to erase it."""
     embed = discord.Embed(title=t("privacy.title", lang), description=t("privacy.intro", lang),
                           colour=COLOUR_PRIVACY)
     for section in PRIVACY_SECTIONS:
         embed.add_field(name=t(f"privacy.{section}.title", lang), value=t(f"privacy.{section}.body", lang),
                         inline=False)
+    kept = t("retention.days", lang, count=retention_days) if retention_days else t("retention.keep", lang)
+    embed.add_field(name=t("retention.title", lang), value=kept, inline=False)
     if data.display_name is None and data.seats == 0 and data.ratings == 0:
         yours = t("privacy.yours_nothing", lang)
     else:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
-from bot.services import storage_of
+from bot.services import services, storage_of
 from bot.storage.errors import PlayerInOpenGame
 from bot.ui.i18n import language_for, t
 from bot.ui.replies import AckGrace, answer, or_missing, report_error
@@ -196,6 +196,7 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 # Counts only: the log must not keep the id of someone who asked to be forgotten.
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
+                await services(interaction.client).forget(user_id)  # what memory holds: tournaments, caches
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)

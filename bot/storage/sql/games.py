@@ -402,6 +402,32 @@ class GameStore:
             )
         return GameLog(games[0], tuple(Event(r[0], r[1], json.loads(r[2]), r[3]) for r in rows))
 
+    async def prune_finished(self, before: float, shards: Shards | None = None, *,
+                             batch: int = OPEN_GAMES_BATCH) -> int:
+        """Delete the event logs of games (of servers on `shards`; None: all) that finished or were cancelled
+        before `before`, a batch of games per transaction, and mark them pruned; their rows, seats, results
+        and ratings stay. Returns how many games were pruned."""
+        if not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"a batch holds 1 to {MAX_BATCH} games, not {batch}")
+        where = "pruned_at IS NULL AND status IN ('finished', 'cancelled') AND finished_at < ?"
+        if shards is not None and not shards.is_whole:
+            where += f" AND {shard_condition(shards)}"
+        pruned = 0
+        while True:
+            now = self._db.clock()
+            async with self._db.write() as tx:
+                rows = await tx.fetch(f"SELECT game_id FROM games WHERE {where} ORDER BY game_id LIMIT ?",
+                                      before, batch)
+                if not rows:
+                    return pruned
+                ids = [r[0] for r in rows]
+                marks = ", ".join("?" * len(ids))
+                await tx.execute(f"DELETE FROM events WHERE game_id IN ({marks})", *ids)
+                await tx.execute(f"UPDATE games SET pruned_at = ? WHERE game_id IN ({marks})", now, *ids)
+            pruned += len(ids)
+            if len(ids) < batch:
+                return pruned
+
     async def open_games(self, shards: Shards | None = None) -> tuple[GameLog, ...]:
         """Every lobby and running game (of servers on `shards`; None: all) with its log, all at once (for
         checks and tests; start-up reads them in batches, `open_game_batches`)."""
@@ -500,4 +526,5 @@ def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
         seats=tuple(sorted(seats, key=turn_order)),
+        pruned_at=r["pruned_at"],
     )

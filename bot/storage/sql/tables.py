@@ -68,11 +68,11 @@ TABLES: tuple[Table, ...] = (
             "game_id", "guild_id", "channel_id", "in_thread", "message_id", "status", "host_id", "ranked", "variant",
             "rules_json", "first_team", "throw_off_json", "seed", "turn_timer_seconds", "turn_deadline", "last_seq",
             "snapshot_ppn", "snapshot_seq", "winner", "score_a", "score_b", "end_reason", "created_at", "updated_at",
-            "finished_at",
+            "finished_at", "pruned_at",
         ),
         ("game_id",),
         booleans=frozenset({"in_thread", "ranked"}),
-        reals=frozenset({"turn_deadline", "created_at", "updated_at", "finished_at"}),
+        reals=frozenset({"turn_deadline", "created_at", "updated_at", "finished_at", "pruned_at"}),
         jsons=frozenset({"rules_json", "throw_off_json"}),
     ),
     Table(
