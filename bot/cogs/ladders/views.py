@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
-from bot.services import services, storage_of
+from bot.services import GameServices, storage_of
 from bot.storage.errors import PlayerInOpenGame
 from bot.ui.i18n import language_for, t
 from bot.ui.replies import AckGrace, answer, or_missing, report_error
@@ -178,6 +178,13 @@ async def turn_page(interaction: discord.Interaction[Any], owner: int, page_for:
         await report_error(interaction, exc)
 
 
+async def forget_in_memory(client: discord.Client, user_id: int) -> None:
+    """What the running bot holds in memory about a member who was just forgotten: open tournaments, caches."""
+    found = getattr(client, "games", None)
+    if isinstance(found, GameServices):
+        await found.forget(user_id)
+
+
 async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int) -> None:
     """The confirmation's buttons (already checked to be pressed by `user_id`)."""
     lang = language_for(interaction.locale)
@@ -196,7 +203,7 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 # Counts only: the log must not keep the id of someone who asked to be forgotten.
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
-                await services(interaction.client).forget(user_id)  # what memory holds: tournaments, caches
+                await forget_in_memory(interaction.client, user_id)
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
