@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from bot.storage.errors import StorageUnavailable
@@ -23,20 +22,18 @@ DAY = 86_400.0
 class PrunableGames(Protocol):
     """What retention needs of the game store (`bot.storage.sql.games.GameStore`)."""
 
-    async def prune_finished(self, before: float, shards: Shards | None = None) -> int: ...
+    async def prune_finished(self, older_than: float, shards: Shards | None = None) -> int: ...
 
 
 class Retention:
     """Prunes old finished games' moves every `every` seconds, starting at once (when `days` is above 0)."""
 
-    def __init__(self, games: PrunableGames, days: int, *, shards: Shards | None, clock: Callable[[], float],
-                 every: float = DAY) -> None:
+    def __init__(self, games: PrunableGames, days: int, *, shards: Shards | None, every: float = DAY) -> None:
         if days < 0:
             raise ValueError(f"retention is 0 (keep) or a number of days, not {days}")
         self._games = games
         self.days = days
         self._shards = shards
-        self._clock = clock
         self._every = every
         self._task: asyncio.Task[None] | None = None
 
@@ -44,7 +41,7 @@ class Retention:
         """Prune now; how many games lost their moves (0 when the setting keeps everything)."""
         if not self.days:
             return 0
-        pruned = await self._games.prune_finished(self._clock() - self.days * DAY, self._shards)
+        pruned = await self._games.prune_finished(self.days * DAY, self._shards)
         if pruned:
             log.info("retention: pruned the moves of %d games finished more than %d days ago", pruned, self.days)
         return pruned

@@ -74,7 +74,7 @@ async def start_game_services(
     await tournaments.load()  # after the games: it marks their match games
     manager.start_timers()
     tournaments.start_timers()
-    retention = Retention(storage.games, config.finished_game_retention_days, shards=config.shards, clock=clock)
+    retention = Retention(storage.games, config.finished_game_retention_days, shards=config.shards)
     retention.start()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),

@@ -402,13 +402,17 @@ class GameStore:
             )
         return GameLog(games[0], tuple(Event(r[0], r[1], json.loads(r[2]), r[3]) for r in rows))
 
-    async def prune_finished(self, before: float, shards: Shards | None = None, *,
+    async def prune_finished(self, older_than: float, shards: Shards | None = None, *,
                              batch: int = OPEN_GAMES_BATCH) -> int:
         """Delete the event logs of games (of servers on `shards`; None: all) that finished or were cancelled
-        before `before`, a batch of games per transaction, and mark them pruned; their rows, seats, results
-        and ratings stay. Returns how many games were pruned."""
+        more than `older_than` seconds ago (by the store's clock, the one that stamped them), a batch of games
+        per transaction, and mark them pruned; their rows, seats, results and ratings stay. Returns how many
+        games were pruned."""
         if not 1 <= batch <= MAX_BATCH:
             raise ValueError(f"a batch holds 1 to {MAX_BATCH} games, not {batch}")
+        if older_than < 0:
+            raise ValueError(f"prune games finished a while ago, not {older_than} s in the future")
+        before = self._db.clock() - older_than
         where = "pruned_at IS NULL AND status IN ('finished', 'cancelled') AND finished_at < ?"
         if shards is not None and not shards.is_whole:
             where += f" AND {shard_condition(shards)}"
