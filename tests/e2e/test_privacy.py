@@ -124,7 +124,7 @@ async def test_history_asked_in_another_server_shows_nothing_of_the_first(world:
     asked = await bob_there.slash(hall, "puluc history")
     assert f"#{game_id}" not in embed_text(asked.response)
     # Asked about the same member, in the second server, by a player of the first one:
-    alice_elsewhere = other.add_member(world.alice)
+    alice_elsewhere = other.add_member(world.alice.user)
     theirs = await alice_elsewhere.slash(hall, "puluc history")
     assert theirs.ephemeral and f"#{game_id}" not in embed_text(theirs.response)
     assert "bob" not in embed_text(theirs.response)
