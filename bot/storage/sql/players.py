@@ -6,7 +6,7 @@ Each read is one snapshot with a fixed number of queries, whatever the number of
 from __future__ import annotations
 
 from bot import ratings
-from bot.ratings.types import LADDERS, Result
+from bot.ratings.types import LADDERS, Result, Streak
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.sql.games import OPEN
 from bot.storage.sql.ladders import CountKey, apply_count_deltas, count_delta, standings
@@ -40,12 +40,25 @@ _HISTORY = (
 
 _FINISHED_SEATS = (
     "FROM seats s JOIN games g ON g.game_id = s.game_id WHERE s.user_id = p.user_id AND g.status = 'finished'"
+    "{server}"
 )
+# One row of totals, counted by the database (the profile never reads the games themselves): of one server's
+# games ({server} is " AND g.guild_id = ?", its value given three times), or of all (empty).
 _PLAYER_TOTALS = (
     f"SELECT p.display_name, (SELECT count(*) {_FINISHED_SEATS}), "
     f"(SELECT coalesce(sum(s.kills), 0) {_FINISHED_SEATS}), "
     f"(SELECT g.variant {_FINISHED_SEATS} GROUP BY g.variant ORDER BY count(*) DESC, max(g.game_id) DESC LIMIT 1) "
     "FROM players p WHERE p.user_id = ?"
+)
+# The current streak as one row (its result and length), counted by the database: the ranked results newer than
+# the newest one that differs from the newest of all.
+_STREAK = (
+    "WITH h AS (SELECT result, played_at, game_id FROM rating_history WHERE user_id = ? AND scope = ?), "
+    "newest AS (SELECT result FROM h ORDER BY played_at DESC, game_id DESC LIMIT 1), "
+    "broken AS (SELECT played_at, game_id FROM h WHERE result <> (SELECT result FROM newest) "
+    "ORDER BY played_at DESC, game_id DESC LIMIT 1) "
+    "SELECT (SELECT result FROM newest), count(*) FROM h LEFT JOIN broken b ON TRUE "
+    "WHERE b.played_at IS NULL OR h.played_at > b.played_at OR (h.played_at = b.played_at AND h.game_id > b.game_id)"
 )
 _BEST_WINS = (
     "SELECT ladder, game_id, opponent_rating, played_at FROM (SELECT ladder, game_id, opponent_rating, played_at, "
@@ -61,11 +74,18 @@ class PlayerStore:
         self._db = db
 
     async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
-        """Everything the profile card shows, in one snapshot; None for a user the bot has never seen."""
+        """Everything the profile card shows, in one snapshot; None for a user the bot has never seen. Asked in
+        a server (`guild_id`), its totals (games, kills, favourite variant) are that server's games only; the
+        ratings are the server's and the all-servers ladders'. Every part is a few rows the database counts,
+        never the player's whole history."""
         scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
         now = self._db.clock()
         async with self._db.read() as tx:
-            player = await tx.fetchrow(_PLAYER_TOTALS, user_id)
+            if guild_id is None:
+                player = await tx.fetchrow(_PLAYER_TOTALS.format(server=""), user_id)
+            else:
+                player = await tx.fetchrow(_PLAYER_TOTALS.format(server=" AND g.guild_id = ?"), guild_id, guild_id,
+                                           guild_id, user_id)
             if player is None:
                 return None
             marks = ", ".join("?" * len(scopes))
@@ -74,21 +94,12 @@ class PlayerStore:
             best = {
                 r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
             }
-            recent: list[Result] = [
-                r[0]
-                for r in await tx.fetch(
-                    "SELECT result FROM rating_history WHERE user_id = ? AND scope = ? "
-                    "ORDER BY played_at DESC, game_id DESC",
-                    user_id,
-                    GLOBAL_SCOPE,
-                )
-            ]
+            streak = await tx.fetchrow(_STREAK, user_id, GLOBAL_SCOPE)
             placements = await season_placements(tx, user_id, guild_id)
         ordered = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
-        return Profile(
-            user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best,
-            ratings.current_streak(recent), player[3], placements,
-        )
+        run = None if streak is None or streak[0] is None else Streak(streak[0], int(streak[1]))
+        return Profile(user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best, run, player[3],
+                       placements)
 
     async def game_history(
         self, user_id: int, limit: int = 10, *, before_game_id: int | None = None,

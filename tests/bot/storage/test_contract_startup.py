@@ -18,6 +18,7 @@ from bot.storage.shards import Shards, shard_of
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import SeatSpec
 from puluc import Rules
+from tests.bot.storage.games import play
 from tests.helpers import FailingDatabase, FakeClock, first_legal
 
 SHARDS = Shards(2, (0,))  # this process: shard 0 of 2
@@ -117,3 +118,20 @@ async def test_a_manager_on_some_shards_loads_only_theirs(storage: Storage, cloc
     assert counting.reads.rows < OTHERS // 100  # what it read is its own games' rows, nothing of the 50,000
     assert manager.in_channel(1000) is not None and manager.open_count(11) == 0  # indexed (no host: matches)
 
+
+
+async def test_a_profile_reads_a_few_counted_rows_not_the_players_history(storage: Storage, clock: FakeClock
+                                                                          ) -> None:
+    for n in range(60):  # a long history: wins, then losses, then three wins (the current streak)
+        winner = "A" if n < 30 or n >= 57 else "B"
+        clock.advance(days=1)  # every game ranked (the repeat limit counts games between a line-up in a day)
+        await play(storage, [1, 2], winner, guild_id=MINE)
+    await play(storage, [1, 3], "A", guild_id=THEIRS, ranked=False)
+    counting = CountingDatabase(storage)
+
+    profile = await Storage(cast(Database, counting)).players.profile(1, MINE)
+
+    assert profile is not None and profile.streak is not None
+    assert (profile.streak.result, profile.streak.length) == ("win", 3)
+    assert profile.finished_games == 60  # this server's games only (the other server's game is not counted)
+    assert counting.reads.rows < 20  # whatever the length of the history
