@@ -227,6 +227,26 @@ class TournamentManager:
             tournament = replace(tournament, status="cancelled", round_deadline=None, finished_at=self._clock())
             return await self._keep(tournament, [TournamentCancelled(user_id)])
 
+    async def close_where(self, *, guild_id: int | None = None, channel_id: int | None = None) -> int:
+        """Call off the open tournaments of a server the bot left, or of a deleted channel: their match games
+        stop and nothing more is played (each logged once). Returns how many were called off."""
+        if (guild_id is None) == (channel_id is None):
+            raise ValueError("close_where takes exactly one of guild_id or channel_id")
+        doomed = [t.tournament_id for t in self._open.values()
+                  if (t.guild_id == guild_id if guild_id is not None else t.channel_id == channel_id)]
+        for tournament_id in doomed:
+            async with self._lock(tournament_id):
+                tournament = self._open.get(tournament_id)
+                if tournament is None:
+                    continue
+                await self._rounds.call_off_all(tournament)
+                await self._records.cancel_tournament(tournament_id)
+                log.info("tournament %d called off: the bot lost its %s", tournament_id,
+                         "server" if guild_id is not None else "channel")
+                await self._keep(replace(tournament, status="cancelled", round_deadline=None,
+                                         finished_at=self._clock()), [])
+        return len(doomed)
+
     async def forget(self, user_id: int) -> list[TournamentUpdate]:
         """Forget-me's part in memory, once the storage has forgotten the member: the open tournaments they
         organise no longer name them, and any entry of theirs shows a former player. Each changed tournament

@@ -174,10 +174,14 @@ async def test_a_started_game_does_not_expire_like_a_lobby(world: World) -> None
     assert session.state.status == "running"
 
 
-async def test_leaving_a_server_closes_its_games_unrated(world: World) -> None:
+async def test_leaving_a_server_closes_its_games_and_tournaments_unrated(world: World) -> None:
     session = await accepted_challenge(world, ranked=True)
+    lounge = world.guild.create_text_channel("lounge")
+    await world.carol.slash(lounge, "puluc tournament create", name="Gone cup", format="swiss")
     manager = services(world.env.bot).manager
     storage = services(world.env.bot).storage
+    tournaments = services(world.env.bot).tournaments
+    (cup,) = tournaments.open_in(world.guild.id)
 
     world.env.backend.remove_guild(world.guild.id)
     await world.env.settle()
@@ -186,6 +190,8 @@ async def test_leaving_a_server_closes_its_games_unrated(world: World) -> None:
     stored = await storage.games.get_game(session.game_id)
     assert stored.status == "cancelled"
     assert (await storage.players.personal_data(world.alice.id)).ratings == 0  # unrated
+    assert tournaments.open_in(world.guild.id) == ()
+    assert (await storage.tournaments.tournament(cup.tournament_id)).status == "cancelled"
 
 
 async def test_deleting_a_channel_closes_its_lobby_and_nothing_else(world: World) -> None:

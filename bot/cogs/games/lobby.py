@@ -84,10 +84,12 @@ class Lobby(PulucCog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.games.tournaments.close_where(guild_id=guild.id)
         await self._close(self.games.manager.close_where(guild_id=guild.id))
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.games.tournaments.close_where(channel_id=channel.id)
         await self._close(self.games.manager.close_where(channel_id=channel.id))
 
     @commands.Cog.listener()
