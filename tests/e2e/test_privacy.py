@@ -103,6 +103,14 @@ async def test_a_turn_pings_exactly_the_player_to_move(world: World) -> None:
     assert pinged(world, board) == [mover.user_id]
 
 
+async def test_asking_for_the_board_again_pings_nobody(world: World) -> None:
+    await accepted_challenge(world)
+    for _ in range(3):  # anyone may ask, as often as they like: nobody is pinged by it
+        asked = await world.carol.slash(world.games, "puluc board")
+        assert asked.response is not None and not asked.ephemeral
+        assert pinged(world, game_message(world.games)) == []
+
+
 # --- 5. a server's data stays in that server ---------------------------------------------------------------
 
 

@@ -79,10 +79,9 @@ CHALLENGE_PING_SECONDS = 600.0
 
 
 class ChallengePings:
-    """Which challenges may ping their invited member: each challenge (game) decides once, when it is first
-    shown, and a host's new challenge to the same member within `CHALLENGE_PING_SECONDS` of the last ping does
-    not ping again. Editing a message never pings in Discord; reposting one would, so the decision is kept
-    for the challenge's whole life."""
+    """Which challenge messages may ping their invited member: only the first message of a challenge (its
+    creation), and not even that when the same host pinged the same member less than `CHALLENGE_PING_SECONDS`
+    ago. So withdrawing and repeating a challenge, or showing it again, never pings again."""
 
     def __init__(self, seconds: float = CHALLENGE_PING_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self._seconds = seconds
@@ -91,9 +90,8 @@ class ChallengePings:
         self._decided: dict[int, bool] = {}  # game id -> whether its challenge pings
 
     def allow(self, game_id: int, host_id: int | None, invited_id: int) -> bool:
-        decided = self._decided.get(game_id)
-        if decided is not None:
-            return decided
+        if game_id in self._decided:
+            return False  # shown before: its first message pinged, if anything did
         now = self._clock()
         self._pinged = {k: when for k, when in self._pinged.items() if now - when < self._seconds}
         if len(self._decided) > 10_000:  # challenges long gone: forget the oldest decisions
@@ -267,6 +265,9 @@ class Presenter:
             state = self.latest(state)
             lang = await self.language(state)
             composed = await self.compose(state, lang)
+            # Anyone may ask for the board again: that must not ping the player to move (or a challenged
+            # member) each time. The turn's ping happened when the turn began.
+            composed.mentions = discord.AllowedMentions.none()
             message = await self._answer(interaction, composed)
             await self._track(state, message)
             channel = await self.publisher.channel(state.place.channel_id)
