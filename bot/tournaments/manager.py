@@ -88,9 +88,9 @@ class TournamentManager:
         """Rebuild every open tournament of this process's servers after the games are loaded: mark their match
         games, and tick each running one at once (to record what ended meanwhile and open any room still
         missing)."""
-        for tournament in await self._records.open_tournaments():
+        for tournament in await self._records.open_tournaments(self._games.shards):
             if not self._games.owns(tournament.guild_id):
-                continue  # another bot process runs this server's shard, and its tournaments
+                continue  # another bot process runs this server's shard (the query left it out already)
             self._open[tournament.tournament_id] = tournament
             for match in tournament.matches:
                 if match.game_id is not None and not match.decided:

@@ -21,7 +21,7 @@ from bot.storage.errors import (
 )
 from bot.storage.shards import Shards
 from bot.storage.sql.ladders import rate_game
-from bot.storage.sql.leases import Leases
+from bot.storage.sql.leases import Leases, shard_condition
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.sql.server_settings import ensure_guild
 from bot.storage.types import (
@@ -493,13 +493,6 @@ class GameStore:
         for r in seat_rows:
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
-
-
-def shard_condition(shards: Shards) -> str:
-    """SQL that holds for a `games` row of a server on `shards`, as `bot.storage.shards.shard_of` decides it
-    (direct messages, without a server, on shard 0). Only integers of a checked `Shards` go into it."""
-    ids = ", ".join(str(int(i)) for i in shards.ids)
-    return f"((coalesce(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids})"
 
 
 def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:

@@ -17,6 +17,7 @@ from bot.storage import Storage
 from bot.storage.shards import Shards, shard_of
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import SeatSpec
+from bot.tournaments.types import TournamentSettings
 from puluc import Rules
 from tests.bot.storage.games import play
 from tests.helpers import FailingDatabase, FakeClock, first_legal
@@ -135,3 +136,12 @@ async def test_a_profile_reads_a_few_counted_rows_not_the_players_history(storag
     assert (profile.streak.result, profile.streak.length) == ("win", 3)
     assert profile.finished_games == 60  # this server's games only (the other server's game is not counted)
     assert counting.reads.rows < 20  # whatever the length of the history
+
+
+async def test_start_up_reads_only_its_shards_open_tournaments(storage: Storage) -> None:
+    settings = TournamentSettings("Cup", "swiss", "bell", None, 600, 86_400, True)
+    mine = await storage.tournaments.create_tournament(guild_id=MINE, channel_id=5, creator_id=1, settings=settings)
+    await storage.tournaments.create_tournament(guild_id=THEIRS, channel_id=6, creator_id=1, settings=settings)
+
+    assert [t.tournament_id for t in await storage.tournaments.open_tournaments(SHARDS)] == [mine]
+    assert len(await storage.tournaments.open_tournaments()) == 2
