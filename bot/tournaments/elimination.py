@@ -36,7 +36,7 @@ def seed_positions(size: int) -> list[int]:
 
 def first_round(seeded: Sequence[int]) -> list[Pairing]:
     """The first round's boards for the entrants in seed order (best first); seeds past the field are byes."""
-    by_seed = {seed: number for seed, number in enumerate(seeded, start=1)}
+    by_seed = dict(enumerate(seeded, start=1))
     order = seed_positions(bracket_size(len(seeded)))
     boards = []
     for top, bottom in zip(order[::2], order[1::2], strict=True):

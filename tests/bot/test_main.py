@@ -410,8 +410,9 @@ def test_check_reports_every_mistake_in_one_run_then_every_hint(
     assert lines[2].startswith("error: AI_BUDGET_MS must be")
     assert lines[3].startswith(f"error: cannot use the database at {workdir / 'occupied' / 'puluc.db'}")
     assert lines[4].startswith(f"error: FONT_PATH {workdir / 'not-a-font.ttf'} cannot draw the board images")
-    assert lines[5] == f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you " \
-                       "mean DISCORD_TOKEN?"
+    assert lines[5] == (
+        f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you mean DISCORD_TOKEN?"
+    )
 
 
 def test_start_up_reports_the_same_lines_as_check_and_contacts_nothing(
@@ -707,8 +708,8 @@ def test_migrating_without_create_reports_the_permission_not_the_aborted_transac
 @pytest.mark.parametrize(("url", "expected"), [
     ("postgresql://postgres@127.0.0.1:1/test", "cannot reach PostgreSQL at 127.0.0.1:1 ("),
     ("postgresql://postgres@127.0.0.1:5432/puluc_no_such_database",
-     "PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
-     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL."),
+     ("PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
+     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL.")),
 ])
 def test_an_unreachable_server_and_a_missing_database_are_one_line_each(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, expected: str,

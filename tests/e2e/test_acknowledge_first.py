@@ -105,7 +105,7 @@ def steps(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[Steps]:
         original = getattr(discord.InteractionResponse, name)
         monkeypatch.setattr(discord.InteractionResponse, name,
                             functools.partialmethod(recorded(found, "ack", original)))
-    yield found
+    return found
 
 
 async def test_game_commands_and_clicks_are_acknowledged_before_a_slow_database_and_the_workers(

@@ -54,7 +54,7 @@ class Seasons(commands.Cog):
     async def start(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise app_commands.NoPrivateMessage()
+            raise app_commands.NoPrivateMessage
         storage = storage_of(self.bot)
         await acknowledge(interaction, ephemeral=not confirm)
         if not confirm:

@@ -84,9 +84,8 @@ class Settings(commands.Cog):
             changes["turn_timer_seconds"] = turn_timer
         if language is not None:
             changes["locale"] = None if language == "auto" else language
-        for rule, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
-            if value is not None:
-                changes[rule] = value
+        rules = {"fire": fire, "scorpion": scorpion, "eagle_returns": eagle_returns}
+        changes.update({rule: value for rule, value in rules.items() if value is not None})
         lang = language_for(interaction.locale)
         current = await storage.server_settings.guild_settings(guild_id)
         if changes:

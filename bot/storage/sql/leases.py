@@ -60,8 +60,8 @@ class Leases:
             return "", ()
         count = self.shards.count
         return (
-            f" AND EXISTS (SELECT 1 FROM shard_leases l WHERE l.shard_count = ? AND "
-            f"l.shard_id = ((coalesce({games}.guild_id, 0) >> 22) % ?) AND l.owner = ?{self._db.dialect.lock_shared})",
+            (f" AND EXISTS (SELECT 1 FROM shard_leases l WHERE l.shard_count = ? AND "
+            f"l.shard_id = ((coalesce({games}.guild_id, 0) >> 22) % ?) AND l.owner = ?{self._db.dialect.lock_shared})"),
             (count, count, self.owner),
         )
 

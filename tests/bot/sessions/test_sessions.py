@@ -446,7 +446,7 @@ async def test_a_failed_save_leaves_the_session_unchanged(storage: Storage, cloc
     notation = state.legal_options()[0].notation
 
     failing.fail_next_write(OSError("disk full"))
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="disk full"):
         await session.play(mover.user_id, notation, turn=state.seq)
     assert session.state is state
 

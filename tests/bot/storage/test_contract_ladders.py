@@ -158,9 +158,9 @@ async def test_leaderboard_pages_and_the_callers_rank_off_the_page(storage: Stor
     # equal ratings are ordered by user id, and the caller's own rank agrees with the pages
     assert [e.user_id for e in listed] == [100, 102, 104, 106, 108, 110, 101, 103, 105, 107, 109, 111]
     assert first.caller is not None and first.caller.user_id == 111 and first.caller.rank == 12
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="pages start at 0"):
         await storage.ladders.leaderboard("duel", 0, -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the ladder is 'duel' or 'team'"):
         await storage.ladders.leaderboard("chess", 0)
 
 

@@ -84,7 +84,7 @@ async def test_a_match_game_cannot_be_left_cancelled_or_started_by_others(world:
     await world.alice.click(announced, custom_id=custom_ids(announced, "puluc:tour:start:")[0])
     (room,) = [t for t in world.games.threads if str(t.id) in ROOM.findall(embed_text(world.games.last_message))]
     lobby = game_message(room)
-    assert custom_ids(lobby, "puluc:") == [c for c in custom_ids(lobby, "puluc:start:")]  # Start, and only Start
+    assert custom_ids(lobby, "puluc:") == list(custom_ids(lobby, "puluc:start:"))  # Start, and only Start
     outsider = next(m for m in (world.alice, world.bob, world.carol) if m.mention not in room.history()[0].content)
     refused = await outsider.click(lobby, custom_id=custom_ids(lobby, "puluc:start:")[0])
     assert "not playing in this game" in said(refused)
