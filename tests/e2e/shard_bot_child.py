@@ -158,7 +158,7 @@ class Server:
 
     async def run(self, command: dict[str, Any]) -> dict[str, Any]:
         op = command.pop("op")
-        answer = await getattr(self, op)(**command)
+        answer: dict[str, Any] = await getattr(self, op)(**command)
         await self.env.settle()
         self.save()
         errors = self.env.errors[self.seen_errors:]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import doctest
 import itertools
 import random
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -86,7 +88,7 @@ def test_the_exact_chance_agrees_with_the_turn_it_ends(bell_table: ExactTable) -
     assert bell_table.chance(position) == 0.0  # B won
 
 
-def _random_positions(rules: Rules, rng: random.Random):  # type: ignore[no-untyped-def]
+def _random_positions(rules: Rules, rng: random.Random) -> Iterator[Position]:
     while True:
         pos = Position.start(rules, rng.choice("AB"))
         while not pos.is_over:
@@ -217,6 +219,6 @@ def test_win_chance_takes_the_best_end_of_the_turn_for_the_seat_to_move() -> Non
 
 
 @pytest.mark.parametrize("module", [puluc.ai.chance, puluc.ai.exact, puluc.ai.review])
-def test_the_examples_in_the_docstrings_hold(module: object) -> None:
-    failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
+def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
+    failures, tried = doctest.testmod(module, verbose=False)
     assert tried > 0 and failures == 0

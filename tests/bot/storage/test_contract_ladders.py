@@ -4,6 +4,7 @@ inactive players, pages and ranks, UTC days, profiles, histories, personal data 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -75,9 +76,9 @@ async def test_games_without_a_guild_rate_only_the_global_ladder(storage: Storag
     ],
 )
 async def test_unranked_games_leave_ratings_alone(
-    storage: Storage, players: list[int | None], kwargs: dict[str, object], reason: UnrankedReason
+    storage: Storage, players: list[int | None], kwargs: dict[str, Any], reason: UnrankedReason
 ) -> None:
-    _, report = await play(storage, players, "A", **kwargs)  # type: ignore[arg-type]
+    _, report = await play(storage, players, "A", **kwargs)
     assert report.unranked == reason and report.changes == ()
     assert await storage.ladders.skill(1, "duel", 0) is None
     assert await storage.ladders.rating_history(1, "duel") == ()

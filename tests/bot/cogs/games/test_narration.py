@@ -331,7 +331,7 @@ def test_a_whole_game_is_told_move_by_move(lang: str, team_game: tuple[GameState
     foreign = english_words() if lang != "en" else set()
     for result in results:
         lines = narrate(result.happenings, result.state, lang)
-        expected = []
+        expected: list[Happening] = []
         for happening in result.happenings:
             if isinstance(happening, Started) or (isinstance(happening, Thrown) and happening.passed):
                 expected.append(happening)
