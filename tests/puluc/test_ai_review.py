@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-import puluc.ai.chance
-import puluc.ai.exact
-import puluc.ai.review
 from puluc import Game, GameRecord, InvalidSeatError, Position, Rules, Throw, throw_probabilities
 from puluc.ai import bar_chance, win_chance, win_probability
 from puluc.ai.exact import ExactTable, Ranker
@@ -216,9 +211,3 @@ def test_win_chance_takes_the_best_end_of_the_turn_for_the_seat_to_move() -> Non
             assert win_chance(pos) == pytest.approx(max(after) if pos.team_to_move == "A" else min(after), abs=1e-12)
             checked += 1
     assert checked > 20
-
-
-@pytest.mark.parametrize("module", [puluc.ai.chance, puluc.ai.exact, puluc.ai.review])
-def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
-    failures, tried = doctest.testmod(module, verbose=False)
-    assert tried > 0 and failures == 0
