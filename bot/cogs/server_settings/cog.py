@@ -4,8 +4,8 @@ this channel, and the language of public game messages. A default rule must suit
 change that would break that is refused and saves nothing.
 
 Discord hides a command from members without its `default_permissions` only for top-level commands, so
-the settings live in their own `/puluc-admin` group rather than under `/puluc`. This module must never
-touch games in progress.
+the settings live in their own `/puluc-admin` group rather than under `/puluc`. Games in progress keep the
+options they started with.
 """
 
 from __future__ import annotations
