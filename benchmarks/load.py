@@ -475,10 +475,10 @@ def report(result: dict[str, Any]) -> str:
     load = result["load_average"]
     lines = [
         (f"{result['games']} games, {thinking}, {result['processes']} bot process(es) on {result['database']}, "
-        f"WORKERS={result['workers_env'] or '(unset)'} (effective: {', '.join(map(str, result['workers']))}), "
-        f"shards: {', '.join(map(str, result['shards']))}"),
+         f"WORKERS={result['workers_env'] or '(unset)'} (effective: {', '.join(map(str, result['workers']))}), "
+         f"shards: {', '.join(map(str, result['shards']))}"),
         (f"{result['seconds']} s of load; machine load average {' '.join(map(str, load['before']))} before, "
-        f"{' '.join(map(str, load['after']))} after (1, 5, 15 min)"),
+         f"{' '.join(map(str, load['after']))} after (1, 5, 15 min)"),
         "",
         f"{'(ms, from the interaction)':34s} {'count':>6s} {'p50':>8s} {'p95':>8s} {'p99':>8s} {'max':>8s}",
     ]

@@ -250,8 +250,8 @@ def test_a_line_of_env_that_cannot_be_read_is_named_by_file_and_line_and_the_res
     report = read_config({}, env_file)
     assert report.problems == (
         (f"{env_file}, line 3 (the one that starts with TURN), is not a setting: write NAME=value on one line, a "
-        "value with spaces or # in quotes that close on the same line, and # only to start a comment; that line "
-        "was ignored."),)
+         "value with spaces or # in quotes that close on the same line, and # only to start a comment; that line "
+         "was ignored."),)
     assert report.config.log_level == "DEBUG" and report.config.discord_token == TOKEN
 
 

@@ -709,7 +709,7 @@ def test_migrating_without_create_reports_the_permission_not_the_aborted_transac
     ("postgresql://postgres@127.0.0.1:1/test", "cannot reach PostgreSQL at 127.0.0.1:1 ("),
     ("postgresql://postgres@127.0.0.1:5432/puluc_no_such_database",
      ("PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
-     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL.")),
+      "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL.")),
 ])
 def test_an_unreachable_server_and_a_missing_database_are_one_line_each(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, expected: str,
