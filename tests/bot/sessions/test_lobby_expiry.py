@@ -4,7 +4,7 @@ started game, a tournament match and a lobby that fills in time are not touched 
 from __future__ import annotations
 
 from bot.config_spec import LOBBY_EXPIRY_SECONDS
-from bot.sessions import Cancelled, GameOptions, SessionManager
+from bot.sessions import ActionResult, Cancelled, GameOptions, SessionManager
 from bot.storage import Storage
 from tests.helpers import ALICE, BOB, CHANNEL, OTHER_CHANNEL, FakeClock, RandomPicker, make_manager
 
@@ -14,12 +14,12 @@ EXPIRY = LOBBY_EXPIRY_SECONDS.default
 async def test_a_lobby_nobody_starts_closes_at_its_expiry(manager: SessionManager, clock: FakeClock,
                                                           storage: Storage) -> None:
     opened = await manager.open_lobby(ALICE, CHANNEL, GameOptions())
-    told: list[object] = []
+    told: list[ActionResult] = []
 
-    async def hear(result: object) -> None:
+    async def hear(result: ActionResult) -> None:
         told.append(result)
 
-    manager.add_listener(hear)  # type: ignore[arg-type]
+    manager.add_listener(hear)
     assert manager.lobby_expires(opened.state) == clock.now + EXPIRY
 
     clock.advance(EXPIRY - 1)
@@ -30,7 +30,7 @@ async def test_a_lobby_nobody_starts_closes_at_its_expiry(manager: SessionManage
     assert manager.in_channel(CHANNEL.channel_id) is None and manager.open_count(ALICE.user_id) == 0
     assert (await storage.games.get_game(opened.game_id)).status == "cancelled"
     (result,) = told
-    assert Cancelled(None, "expired") in result.happenings  # type: ignore[attr-defined]
+    assert Cancelled(None, "expired") in result.happenings
 
 
 async def test_joining_keeps_the_expiry_of_the_lobbys_creation(manager: SessionManager, clock: FakeClock) -> None:
