@@ -8,9 +8,7 @@ import asyncio
 import contextlib
 import io
 import logging
-import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +18,7 @@ from bot.cogs.games import texts, views
 from bot.cogs.games.boards import board_request
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import DISCORD_FAILURES, Healer, Publisher, Shown, describe, retrying
+from bot.cogs.games.pings import ChallengePings
 from bot.compute import ComputePool
 from bot.ops import metrics
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
@@ -73,39 +72,6 @@ class GameScreen:
     unshown: tuple[GameState, Finished | None] | None = None  # the newest state Discord refused, to show later
 
 
-# A host's challenge pings the same member at most once in this many seconds, however often it is withdrawn
-# and made again.
-CHALLENGE_PING_SECONDS = 600.0
-
-
-class ChallengePings:
-    """Which challenge messages may ping their invited member: only the first message of a challenge (its
-    creation), and not even that when the same host pinged the same member less than `CHALLENGE_PING_SECONDS`
-    ago. So withdrawing and repeating a challenge, or showing it again, never pings again."""
-
-    def __init__(self, seconds: float = CHALLENGE_PING_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
-        self._seconds = seconds
-        self._clock = clock
-        self._pinged: dict[tuple[int | None, int], float] = {}  # (host, invited) -> when last pinged
-        self._decided: dict[int, bool] = {}  # game id -> whether its challenge pings
-
-    def allow(self, game_id: int, host_id: int | None, invited_id: int) -> bool:
-        if game_id in self._decided:
-            return False  # shown before: its first message pinged, if anything did
-        now = self._clock()
-        self._pinged = {k: when for k, when in self._pinged.items() if now - when < self._seconds}
-        if len(self._decided) > 10_000:  # challenges long gone: forget the oldest decisions
-            self._decided = dict(list(self._decided.items())[-5_000:])
-        ping = (host_id, invited_id) not in self._pinged
-        if ping:
-            self._pinged[(host_id, invited_id)] = now
-        self._decided[game_id] = ping
-        return ping
-
-    def forget(self, user_id: int) -> None:
-        self._pinged = {k: when for k, when in self._pinged.items() if user_id not in k}
-
-
 class Presenter:
     """Composes and shows the game messages of one bot."""
 
@@ -148,8 +114,7 @@ class Presenter:
         narration = texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
         if state.status == "lobby":
             if state.invited_id is not None:
-                # The invited member is pinged once per challenge and not again by the same host for a while
-                # (a challenge withdrawn and made again every few seconds pings them once).
+                # Only a challenge's first message pings, and not again for a while for the same host and member.
                 ping = self._challenge_pings.allow(state.game_id, state.host_id, state.invited_id)
                 return Composed(texts.challenge_text(state, state.invited_id, lang),
                                 texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
