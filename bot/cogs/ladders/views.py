@@ -188,6 +188,7 @@ async def forget_in_memory(client: discord.Client, user_id: int) -> None:
 async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int) -> None:
     """The confirmation's buttons (already checked to be pressed by `user_id`)."""
     lang = language_for(interaction.locale)
+    forgotten = False
     try:
         grace = AckGrace(interaction, update=True)
         if not confirmed:
@@ -203,12 +204,14 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 # Counts only: the log must not keep the id of someone who asked to be forgotten.
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
-                await forget_in_memory(interaction.client, user_id)
+                forgotten = True
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:
             await interaction.response.edit_message(content=text, view=None)
+        if forgotten:  # after the answer: this may edit tournament cards, which can take longer than Discord waits
+            await forget_in_memory(interaction.client, user_id)
     except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
