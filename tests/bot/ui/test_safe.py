@@ -46,5 +46,5 @@ def test_a_backtick_cannot_end_a_code_block() -> None:
 
 
 def test_pings_names_exactly_the_members_given() -> None:
-    assert pings(3, None, 1, 3).to_dict() == {"parse": [], "users": [1, 3]}
-    assert pings().to_dict() == {"parse": [], "users": []}
+    assert dict(pings(3, None, 1, 3).to_dict()) == {"parse": [], "users": [1, 3]}
+    assert dict(pings().to_dict()) == {"parse": [], "users": []}
