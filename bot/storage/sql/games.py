@@ -380,7 +380,10 @@ class GameStore:
             )
             for seat, count in (kills or {}).items():
                 await tx.execute("UPDATE seats SET kills = ? WHERE game_id = ? AND seat = ?", count, game_id, seat)
-            return await rate_game(tx, self._db.dialect, game_id, winner, now)
+            report = await rate_game(tx, self._db.dialect, game_id, winner, now)
+            # After the rating, which locked the players' rows in id order: these rows are theirs.
+            await add_to_totals(tx, game_id)
+            return report
 
     # --- reading games -----------------------------------------------------------------------------------
 
@@ -493,6 +496,23 @@ class GameStore:
         for r in seat_rows:
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
+
+
+# A finished game's seats added to their players' totals, over all servers (scope 0) and in its server.
+_ADD_TO_TOTALS = (
+    "INSERT INTO player_totals (user_id, scope, variant, games, kills, last_game_id) "
+    "SELECT s.user_id, {scope}, g.variant, count(*), coalesce(sum(s.kills), 0), g.game_id "
+    "FROM seats s JOIN games g ON g.game_id = s.game_id "
+    "WHERE s.game_id = ? AND s.user_id IS NOT NULL {server} GROUP BY s.user_id, g.guild_id, g.variant, g.game_id "
+    "ON CONFLICT (user_id, scope, variant) DO UPDATE SET games = player_totals.games + excluded.games, "
+    "kills = player_totals.kills + excluded.kills, last_game_id = excluded.last_game_id"
+)
+
+
+async def add_to_totals(tx: Transaction, game_id: int) -> None:
+    """Count a finished game in its players' totals (`player_totals`: what a profile reads)."""
+    await tx.execute(_ADD_TO_TOTALS.format(scope="0", server=""), game_id)
+    await tx.execute(_ADD_TO_TOTALS.format(scope="g.guild_id", server="AND g.guild_id IS NOT NULL"), game_id)
 
 
 def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:

@@ -1,6 +1,7 @@
 """What the bot keeps about one player: the profile card, the game history, the privacy report and forget-me.
 
-Each read is one snapshot with a fixed number of queries, whatever the number of games or ladders.
+Each read is one snapshot with a fixed number of queries, whatever the number of games or ladders. The profile
+reads the aggregates finishing a game keeps (`player_totals`, `player_streaks`), not the player's games.
 """
 
 from __future__ import annotations
@@ -38,27 +39,14 @@ _HISTORY = (
     "ORDER BY g.game_id DESC, m.seat, o.seat"
 )
 
-_FINISHED_SEATS = (
-    "FROM seats s JOIN games g ON g.game_id = s.game_id WHERE s.user_id = p.user_id AND g.status = 'finished'"
-    "{server}"
-)
-# One row of totals, counted by the database (the profile never reads the games themselves): of one server's
-# games ({server} is " AND g.guild_id = ?", its value given three times), or of all (empty).
+# One row: the name, and the player's totals in one scope (0: every server; else a server), summed from the
+# per-variant rows of `player_totals` that finishing a game keeps: a profile never reads the games themselves.
 _PLAYER_TOTALS = (
-    f"SELECT p.display_name, (SELECT count(*) {_FINISHED_SEATS}), "
-    f"(SELECT coalesce(sum(s.kills), 0) {_FINISHED_SEATS}), "
-    f"(SELECT g.variant {_FINISHED_SEATS} GROUP BY g.variant ORDER BY count(*) DESC, max(g.game_id) DESC LIMIT 1) "
-    "FROM players p WHERE p.user_id = ?"
-)
-# The current streak as one row (its result and length), counted by the database: the ranked results newer than
-# the newest one that differs from the newest of all.
-_STREAK = (
-    "WITH h AS (SELECT result, played_at, game_id FROM rating_history WHERE user_id = ? AND scope = ?), "
-    "newest AS (SELECT result FROM h ORDER BY played_at DESC, game_id DESC LIMIT 1), "
-    "broken AS (SELECT played_at, game_id FROM h WHERE result <> (SELECT result FROM newest) "
-    "ORDER BY played_at DESC, game_id DESC LIMIT 1) "
-    "SELECT (SELECT result FROM newest), count(*) FROM h LEFT JOIN broken b ON TRUE "
-    "WHERE b.played_at IS NULL OR h.played_at > b.played_at OR (h.played_at = b.played_at AND h.game_id > b.game_id)"
+    "SELECT p.display_name, (SELECT coalesce(sum(games), 0) FROM player_totals t WHERE t.user_id = p.user_id "
+    "AND t.scope = ?), (SELECT coalesce(sum(kills), 0) FROM player_totals t WHERE t.user_id = p.user_id "
+    "AND t.scope = ?), (SELECT variant FROM player_totals t WHERE t.user_id = p.user_id AND t.scope = ? "
+    "ORDER BY games DESC, last_game_id DESC LIMIT 1), s.result, s.length "
+    "FROM players p LEFT JOIN player_streaks s ON s.user_id = p.user_id WHERE p.user_id = ?"
 )
 _BEST_WINS = (
     "SELECT ladder, game_id, opponent_rating, played_at FROM (SELECT ladder, game_id, opponent_rating, played_at, "
@@ -76,16 +64,13 @@ class PlayerStore:
     async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
         """Everything the profile card shows, in one snapshot; None for a user the bot has never seen. Asked in
         a server (`guild_id`), its totals (games, kills, favourite variant) are that server's games only; the
-        ratings are the server's and the all-servers ladders'. Every part is a few rows the database counts,
-        never the player's whole history."""
+        ratings are the server's and the all-servers ladders'. Every part is a few rows of aggregates kept as
+        games finish (`player_totals`, `player_streaks`), never the player's history."""
         scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
         now = self._db.clock()
         async with self._db.read() as tx:
-            if guild_id is None:
-                player = await tx.fetchrow(_PLAYER_TOTALS.format(server=""), user_id)
-            else:
-                player = await tx.fetchrow(_PLAYER_TOTALS.format(server=" AND g.guild_id = ?"), guild_id, guild_id,
-                                           guild_id, user_id)
+            totals = GLOBAL_SCOPE if guild_id is None else guild_id
+            player = await tx.fetchrow(_PLAYER_TOTALS, totals, totals, totals, user_id)
             if player is None:
                 return None
             marks = ", ".join("?" * len(scopes))
@@ -94,10 +79,9 @@ class PlayerStore:
             best = {
                 r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
             }
-            streak = await tx.fetchrow(_STREAK, user_id, GLOBAL_SCOPE)
             placements = await season_placements(tx, user_id, guild_id)
         ordered = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
-        run = None if streak is None or streak[0] is None else Streak(streak[0], int(streak[1]))
+        run = None if player[4] is None else Streak(player[4], int(player[5]))
         return Profile(user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best, run, player[3],
                        placements)
 
@@ -168,6 +152,8 @@ class PlayerStore:
             await apply_count_deltas(tx, deltas)
             rated = await tx.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
             history = await tx.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
+            await tx.execute("DELETE FROM player_totals WHERE user_id = ?", user_id)
+            await tx.execute("DELETE FROM player_streaks WHERE user_id = ?", user_id)
             player = await tx.execute("DELETE FROM players WHERE user_id = ?", user_id)
         return ForgetReport(seats, hosted, rated, history, player > 0)
 

@@ -143,6 +143,9 @@ TABLES: tuple[Table, ...] = (
         ("tournament_id", "round", "board"),
         reals=frozenset({"chance_a"}),
     ),
+    Table("player_totals", ("user_id", "scope", "variant", "games", "kills", "last_game_id"),
+          ("user_id", "scope", "variant")),
+    Table("player_streaks", ("user_id", "result", "length"), ("user_id",)),
 )
 TABLE_NAMES = tuple(t.name for t in TABLES)
 
