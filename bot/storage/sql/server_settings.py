@@ -1,4 +1,5 @@
-"""A server's settings (default variant, added rules, turn timer, turn ping delay, language) and channels' ranked overrides."""
+"""A server's settings (default variant, added rules, turn timer, turn ping delay, language) and channels' ranked
+overrides."""
 
 from __future__ import annotations
 
@@ -67,6 +68,13 @@ class ServerSettingsStore:
                 guild_id,
             )
         return new
+
+    async def turn_ping_overrides(self) -> dict[int, float]:
+        """The servers that chose their own delay before a turn ping, with it."""
+        rows = await self._db.fetch(
+            "SELECT guild_id, turn_ping_seconds FROM guilds WHERE turn_ping_seconds IS NOT NULL"
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
 
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
         """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""
