@@ -122,8 +122,9 @@ def next_call(result: ActionResult, old: TurnCall | None, now: float, ping_after
 
     A turn that passes to another member starts a new call, pinged `ping_after` seconds from now unless the
     reminder or the timer comes first. The member who just moved is never pinged (if the turn is still
-    theirs, they are here): their call keeps only its reminder, set anew from the new deadline. The message
-    of the old call is left to the caller to withdraw when the new call does not carry it."""
+    theirs, they are here): their call keeps only its reminder, set anew from the new deadline, and its
+    message is to be withdrawn. The caller withdraws the old call's message whenever the new call does not
+    carry it."""
     state = result.state
     seat = state.to_move
     if seat is None or seat.played_by_ai or seat.user_id is None or state.deadline is None:
@@ -132,7 +133,7 @@ def next_call(result: ActionResult, old: TurnCall | None, now: float, ping_after
     remind_at = reminder_time(state)
     if old is not None and old.user_id == user_id:
         if acted(result, user_id):
-            return replace(old, seq=state.seq, ping_at=None, remind_at=remind_at)
+            return replace(old, seq=state.seq, ping_at=None, remind_at=remind_at, channel_id=None, message_id=None)
         return old  # nothing of theirs happened (a throw before their move): their call stands
     ping = now + ping_after
     # No ping when the reminder calls them first, or when the timer plays for them before any ping.
