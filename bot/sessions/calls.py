@@ -6,8 +6,9 @@ edited in place, so it never does. Each running game therefore has at most one `
 move, when to ping them, when to remind them, and the message now calling them, which is withdrawn once they
 act, the timer plays for them or the game ends, so a channel holds at most one ping per game. Calls are
 planned here from each accepted action (`next_call`, pure), kept in the database after the game's own save
-(so they survive restarts and move with their server's shard) and fired by one `DeadlineScheduler` keyed by
-game, which sleeps until the next one is due: a game waiting for days costs nothing meanwhile.
+(so they survive restarts and move with their server's shard: `stored_form`) and fired by one
+`DeadlineScheduler` keyed by game, which sleeps until the next one is due: a game waiting for days costs
+nothing meanwhile.
 
 This module must never import discord or read settings: what a call says and where it goes (channel, DM,
 nothing) is the `Messenger`'s business (`bot.cogs.games.calls`), and a lost ping never blocks a move or a timer.
@@ -161,6 +162,14 @@ def message_of(call: TurnCall | None) -> CallMessage | None:
     return CallMessage(call.channel_id, call.message_id)
 
 
+def stored_form(call: TurnCall | None) -> TurnCall | None:
+    """What of a call the database must keep: only a call whose message is on screen. Any other call is
+    rebuilt as it was at start-up (`TurnCaller.load`): its reminder from the game's stored deadline, its ping
+    from the restart (a ping already sent is remembered by its message; a member who chose `off` or acted
+    just before the restart may be pinged once more). So a quick game writes nothing."""
+    return call if call is not None and call.message_id is not None else None
+
+
 class TurnCaller:
     """Keeps every running game's call: planned as actions commit, saved in the background, fired when due."""
 
@@ -172,9 +181,8 @@ class TurnCaller:
         self.delays = delays
         self._clock = clock
         self._calls: dict[int, TurnCall] = {}
-        self._guilds: dict[int, int | None] = {}  # each called game's server (for dropping its row)
+        self._stored: dict[int, TurnCall] = {}  # the database's rows, as this process wrote or read them
         self._stale: dict[int, list[CallMessage]] = {}  # messages to withdraw, per game
-        self._dirty: set[int] = set()  # games whose call differs from the stored one
         # Fresh pings wait for the board of this event number; True once they waited BOARD_WAIT_SECONDS for it.
         self._board_due: dict[int, tuple[int, bool]] = {}
         self._locks = KeyedLocks()
@@ -185,9 +193,11 @@ class TurnCaller:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Take up the stored calls of this process's running games; a game whose call is missing or out of
-        date (the bot stopped between a move and its call) is called anew. Returns how many calls run."""
+        """Take up the stored calls of this process's running games and call the others' members anew (from
+        now); a stored call that is out of date (its game ended, or its turn passed, while the bot was down)
+        is withdrawn. Returns how many calls run."""
         stored = {c.game_id: c for c in await self._records.calls() if self._manager.owns(c.guild_id)}
+        self._stored = dict(stored)
         now = self._clock()
         for session in self._manager.sessions:
             state = session.state
@@ -196,15 +206,14 @@ class TurnCaller:
             user_id = None if seat is None or seat.played_by_ai else seat.user_id
             if old is not None and old.user_id == user_id:
                 self._calls[state.game_id] = old
-            else:
-                call = next_call(ActionResult(state, None, ()), None, now, self.delays.get(state.place.guild_id))
-                self._replace(state.game_id, state.place.guild_id, old, call, fresh=False)
-            self._guilds[state.game_id] = state.place.guild_id
-        for gone in stored.values():  # games that ended while the bot was down, or on no shard of ours now
-            self._replace(gone.game_id, gone.guild_id, gone, None, fresh=False)
+                continue
+            call = next_call(ActionResult(state, None, ()), None, now, self.delays.get(state.place.guild_id))
+            self._replace(state.game_id, old, call, fresh=False)
+        for gone in stored.values():  # games that ended while the bot was down
+            self._replace(gone.game_id, gone, None, fresh=False)
         for game_id, call in self._calls.items():
             self.scheduler.set(game_id, next_due(call))
-        for game_id in list(self._dirty):
+        for game_id in {*self._stale, *self._stored}:
             self._flush_later(game_id)
         return len(self._calls)
 
@@ -235,25 +244,22 @@ class TurnCaller:
         call = next_call(result, old, self._clock(), self.delays.get(state.place.guild_id))
         if call is old:
             return
-        self._replace(game_id, state.place.guild_id, old, call, fresh=True)
+        self._replace(game_id, old, call, fresh=True)
         self.scheduler.set(game_id, None if call is None else next_due(call))
-        self._flush_later(game_id)
+        if game_id in self._stale or stored_form(call) != self._stored.get(game_id):
+            self._flush_later(game_id)
 
-    def _replace(self, game_id: int, guild_id: int | None, old: TurnCall | None, call: TurnCall | None, *,
-                 fresh: bool) -> None:
+    def _replace(self, game_id: int, old: TurnCall | None, call: TurnCall | None, *, fresh: bool) -> None:
         stale = message_of(old)
         if stale is not None and message_of(call) != stale:
             self._stale.setdefault(game_id, []).append(stale)
+        self._board_due.pop(game_id, None)
         if call is None:
             self._calls.pop(game_id, None)
-            self._board_due.pop(game_id, None)
-        else:
-            self._calls[game_id] = call
-            if fresh and call.ping_at is not None:
-                self._board_due[game_id] = (call.seq, False)
-        self._guilds[game_id] = guild_id
-        if old is not None or call is not None:
-            self._dirty.add(game_id)
+            return
+        self._calls[game_id] = call
+        if fresh and call.ping_at is not None:
+            self._board_due[game_id] = (call.seq, False)
 
     def board_shown(self, game_id: int, seq: int) -> None:
         """The presenter showed the game at event `seq`: a ping waiting for that board may go now."""
@@ -284,19 +290,23 @@ class TurnCaller:
                 log.exception("game %d: withdrawing its old call failed", game_id)
 
     async def _save(self, game_id: int) -> None:
-        """Store the game's call as it is now (the latest wins: an older flush has nothing left to do)."""
-        if game_id not in self._dirty:
+        """Bring the game's row in line with its call as it is now (the latest wins: an older flush finds
+        nothing left to do)."""
+        wanted = stored_form(self._calls.get(game_id))
+        stored = self._stored.get(game_id)
+        if wanted == stored:
             return
-        self._dirty.discard(game_id)
-        call = self._calls.get(game_id)
         try:
-            if call is None:
-                await self._records.drop_call(game_id, self._guilds.pop(game_id, None))
+            if wanted is None:
+                assert stored is not None
+                await self._records.drop_call(game_id, stored.guild_id)
+                del self._stored[game_id]
             else:
-                await self._records.put_call(call)
+                await self._records.put_call(wanted)
+                self._stored[game_id] = wanted
         except Exception as exc:
-            # The game itself is saved and goes on; this process still calls the player. Only a restart
-            # before the next save would call them again from the start of their turn.
+            # The game itself is saved and goes on, and this process still calls the player; only a restart
+            # before the next save could call them once more, or leave their last call on screen.
             log.warning("game %d: its turn call could not be saved (%s)", game_id, exc)
 
     # -- firing -----------------------------------------------------------------------------------------
@@ -337,6 +347,5 @@ class TurnCaller:
                     await self.messenger.withdraw(sent)
                 return
             self._calls[game_id] = updated
-            self._dirty.add(game_id)
             self.scheduler.set(game_id, next_due(updated))
             await self._save(game_id)
