@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -105,8 +106,10 @@ async def test_every_turn_change_creates_one_call_of_the_member_to_move_and_dele
 
 
 async def test_members_who_answer_within_the_setting_are_never_called(world: World) -> None:
-    await services(world.env.bot).storage.server_settings.update_guild_settings(world.guild.id, turn_ping_seconds=30)
-    services(world.env.bot).calls.delays.set(world.guild.id, 30)
+    managers = world.guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[managers])
+    saved = await boss.slash(world.games, "puluc-admin settings", turn_ping=30)  # this server's own delay
+    assert "turn ping after 30 seconds" in said(saved)
     session = await start_team_game(world)
     rng = random.Random(11)
     for _ in range(20):
@@ -126,6 +129,25 @@ async def test_members_who_answer_within_the_setting_are_never_called(world: Wor
     await world.env.advance_time(6)  # now the member to move has not acted for 31 s
     (call,) = calls_in(world.games)
     assert [u.id for u in call.mentions] == [waiting]
+
+
+async def test_a_dm_call_speaks_the_members_language(
+    world: World, interaction_locale: Callable[[str], None]
+) -> None:
+    interaction_locale("fr")
+    await world.carol.slash(world.games, "puluc notifications", mode="dm")
+    interaction_locale("en-US")
+    session = await start_team_game(world)
+    rng = random.Random(9)
+    for _ in range(60):
+        if mover_of(session) == world.carol.id:
+            break
+        board = game_message(world.games)
+        await world.member(mentioned(board)[0]).click(board, custom_id=rng.choice(move_ids(board)))
+    assert mover_of(session) == world.carol.id
+    (dm,) = [m for m in world.carol.user.dm_channel.history() if m.author.bot]
+    assert dm.content.startswith("À vous de jouer dans **Puluc n°")  # her Discord's language, not the server's
+    assert all("your turn in" in m.content for m in calls_in(world.games))  # the channel speaks the server's
 
 
 async def test_a_dm_call_names_the_server_channel_and_game_and_falls_back_to_the_channel(world: World) -> None:
