@@ -27,6 +27,7 @@ from bot.sessions.manager import KeyedLocks, SessionManager
 from bot.sessions.results import ActionResult, Moved, Resigned
 from bot.sessions.state import GameState
 from bot.sessions.timers import DeadlineScheduler
+from bot.storage.errors import StorageError
 from bot.storage.types import TurnCall
 
 log = logging.getLogger(__name__)
@@ -304,7 +305,7 @@ class TurnCaller:
             else:
                 await self._records.put_call(wanted)
                 self._stored[game_id] = wanted
-        except Exception as exc:
+        except StorageError as exc:
             # The game itself is saved and goes on, and this process still calls the player; only a restart
             # before the next save could call them once more, or leave their last call on screen.
             log.warning("game %d: its turn call could not be saved (%s)", game_id, exc)

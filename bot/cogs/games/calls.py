@@ -18,6 +18,7 @@ from bot.cogs.games.delivery import DISCORD_FAILURES, Publisher, describe, retry
 from bot.cogs.games.texts import game_title
 from bot.sessions.calls import CallMessage, Notice
 from bot.storage import Storage
+from bot.storage.errors import StorageError
 from bot.storage.types import MemberSettings, NotifyMode
 from bot.ui.i18n import language_for, t
 from bot.ui.languages import GuildLanguages
@@ -105,7 +106,7 @@ class DmNotes:
         self._waiting.add(user_id)
         try:
             await self._storage.calls.set_dm_refused(user_id, True)
-        except Exception as exc:  # the note is still given by this process
+        except StorageError as exc:  # the note is still given by this process
             log.warning("could not store that a DM bounced (%s)", exc)
 
     async def deliver(self, interaction: discord.Interaction[Any]) -> None:
@@ -124,7 +125,7 @@ class DmNotes:
             return
         try:
             await self._storage.calls.set_dm_refused(user_id, False)
-        except Exception as exc:
+        except StorageError as exc:
             log.warning("could not store that a member was told their DMs are closed (%s)", exc)
 
 
@@ -143,7 +144,7 @@ class DiscordMessenger:
     async def send(self, notice: Notice) -> CallMessage | None:
         try:
             member = await self._storage.calls.member(notice.user_id)
-        except Exception as exc:
+        except StorageError as exc:
             log.warning("could not read how a player wants to be called (%s); calling them in the channel", exc)
             member = MemberSettings(notice.user_id)
         if member.notify_mode == "off":
