@@ -93,6 +93,10 @@ async def test_every_turn_change_creates_one_call_of_the_member_to_move_and_dele
         if after != mover:
             turn_changes += 1
             (body,) = created
+            window = env.http_requests[before:]
+            board_shown = max(i for i, r in enumerate(window) if r.method == "PATCH")  # the board, edited
+            call_sent = next(i for i, r in enumerate(window) if r.json is body)
+            assert call_sent > board_shown  # the call never holds the board up
             mentions = body["allowed_mentions"]
             assert isinstance(mentions, dict) and mentions["parse"] == [] and mentions["users"] == [after]
             (call,) = calls_in(world.games)
