@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord import app_commands
@@ -21,7 +22,7 @@ from bot.config_spec import (
     ChoiceSetting,
     IdSetting,
     NumberSetting,
-    TextSetting,
+    Setting,
 )
 from bot.sessions import GameOptions
 from bot.sessions.errors import InvalidOptions
@@ -46,7 +47,7 @@ def env_example_entries() -> list[tuple[str, str, str]]:
     return entries
 
 
-def default_text(setting: TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float]) -> str:
+def default_text(setting: Setting) -> str:
     if isinstance(setting, IdSetting):
         return ""
     return "" if setting.default is None else str(setting.default)
@@ -56,7 +57,9 @@ def default_text(setting: TextSetting | ChoiceSetting | IdSetting | NumberSettin
     "command", [Lobby.new, SettingsCog.settings, Tournaments.create],
     ids=["/puluc new", "/puluc-admin settings", "/puluc tournament create"],
 )
-def test_the_commands_offer_named_turn_timers_from_the_shortest_to_the_longest(command: app_commands.Command) -> None:
+def test_the_commands_offer_named_turn_timers_from_the_shortest_to_the_longest(
+    command: app_commands.Command[Any, ..., Any],
+) -> None:
     option = command.get_parameter("turn_timer")
     assert option is not None
     offered = [choice.value for choice in option.choices]
