@@ -62,7 +62,8 @@ def test_the_commands_offer_named_turn_timers_from_the_shortest_to_the_longest(
 ) -> None:
     option = command.get_parameter("turn_timer")
     assert option is not None
-    offered = [choice.value for choice in option.choices]
+    offered = [choice.value for choice in option.choices if isinstance(choice.value, int)]
+    assert len(offered) == len(option.choices)
     assert offered == sorted(offered) == list(TURN_TIMER_CHOICES)
     assert (offered[0], offered[-1]) == (TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum) == (30, 7 * 86_400)
     assert all(TURN_TIMER_SECONDS.allows(seconds) for seconds in offered)
