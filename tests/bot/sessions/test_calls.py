@@ -8,6 +8,7 @@ import pytest
 from bot.sessions import GameOptions, Place, SessionManager
 from bot.sessions.calls import BOARD_WAIT_SECONDS, CallMessage, Notice, PingDelays, TurnCaller, reminder_time
 from bot.storage import Storage
+from bot.storage.errors import StorageUnavailable
 from bot.storage.types import TurnCall
 from tests.helpers import ALICE, BOB, CHANNEL, FakeClock, RandomPicker, make_manager, started_duel
 
@@ -188,3 +189,33 @@ async def test_a_restart_takes_up_the_stored_calls_and_calls_games_that_have_non
     clock.advance(DELAY)
     await after.scheduler.run_due()  # a call loaded at start-up does not wait for a board
     assert [n.state.game_id for n in messenger.sent] == [kept.game_id, uncalled.game_id]
+
+
+class DownRecords:
+    """A database that refuses every call write (an outage), as `CallRecords`."""
+
+    async def calls(self) -> tuple[TurnCall, ...]:
+        return ()
+
+    async def put_call(self, call: TurnCall) -> None:
+        raise StorageUnavailable("the database is down", reason="unreachable")
+
+    async def drop_call(self, game_id: int, guild_id: int | None) -> None:
+        raise StorageUnavailable("the database is down", reason="unreachable")
+
+
+async def test_a_database_outage_loses_no_call_and_blocks_no_move(
+    manager: SessionManager, messenger: FakeMessenger, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caller = TurnCaller(manager, DownRecords(), messenger, PingDelays(DELAY), clock=clock)
+    session = await started_duel(manager, GameOptions(turn_timer=600))
+    caller.board_shown(session.game_id, session.state.seq)
+    clock.advance(DELAY)
+    await caller.scheduler.run_due()
+    assert len(messenger.sent) == 1  # called all the same
+    first = mover(manager, session.game_id)
+    while session.state.status == "running" and mover(manager, session.game_id) == first:
+        await play_first(manager, session.game_id)  # the game goes on
+    await caller.settled()
+    assert messenger.withdrawn == [CallMessage(CHANNEL.channel_id, 9_001)]
+    assert any("could not be saved" in r.getMessage() for r in caplog.records)
