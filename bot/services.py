@@ -14,11 +14,13 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.retention import Retention
 from bot.sessions import SessionManager
+from bot.sessions.calls import TurnCaller
 from bot.storage import Storage
 from bot.ui.commands import CommandMentions
 from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
+    from bot.cogs.games.calls import DmNotes
     from bot.cogs.games.presenter import Presenter
     from bot.tournaments.manager import TournamentManager
 
@@ -67,15 +69,18 @@ class GameServices:
     tournaments: TournamentManager
     compute: ComputePool
     languages: GuildLanguages
-    retention: Retention
+    calls: TurnCaller  # turn pings and reminders (bot.sessions.calls)
+    notes: DmNotes  # members to tell that their DMs are closed
+    retention: Retention  # prunes old finished games' moves (bot.retention)
     # Whatever else keeps a member's id or name in memory (a cache) registers here to forget them.
     forget_hooks: list[Callable[[int], None]] = field(default_factory=list)
 
     async def forget(self, user_id: int) -> None:
         """Forget-me in memory, after the storage has forgotten the member: open tournaments (their cards are
-        edited), cooldowns, challenge pings and every registered cache."""
+        edited), cooldowns, DM notes, challenge pings and every registered cache."""
         await self.tournaments.forget(user_id)
         self.cooldowns.forget(user_id)
+        self.notes.forget(user_id)
         self.presenter.forget_member(user_id)
         for hook in self.forget_hooks:
             hook(user_id)

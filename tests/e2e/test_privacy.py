@@ -95,12 +95,13 @@ async def test_a_challenge_withdrawn_and_made_again_pings_the_opponent_once(worl
     assert pinged(world, invitation) == []  # but not pinged a second time
 
 
-async def test_a_turn_pings_exactly_the_player_to_move(world: World) -> None:
+async def test_the_board_names_the_player_to_move_and_pings_nobody(world: World) -> None:
     session = await accepted_challenge(world)
     board = game_message(world.games)
     mover = session.state.to_move
     assert mover is not None and mover.user_id is not None
-    assert pinged(world, board) == [mover.user_id]
+    assert f"<@{mover.user_id}>" in board.content  # named, so they see it is their turn
+    assert pinged(world, board) == []  # the turn call pings them, as they chose (/puluc notifications)
 
 
 async def test_asking_for_the_board_again_pings_nobody(world: World) -> None:

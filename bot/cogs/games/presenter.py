@@ -9,6 +9,7 @@ import contextlib
 import io
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,8 @@ class Presenter:
         self._screens: dict[int, GameScreen] = {}
         self._challenge_pings = ChallengePings()
         self._healer = Healer(publisher, self._show_again, self._give_up)
+        # Told (game id, event number) whenever a game's board is on screen: a turn ping waits for it.
+        self.on_shown: Callable[[int, int], None] | None = None
 
     async def language(self, state: GameState) -> str:
         """The language of messages everyone in the game's server sees."""
@@ -133,7 +136,7 @@ class Presenter:
         if state.status == "running":
             return Composed(texts.turn_text(state, lang),
                             texts.game_embed(state, lang, narration, image=png is not None),
-                            views.game_view(state, lang), png, mentions=pings(texts.turn_ping(state)))
+                            views.game_view(state, lang), png)
         return Composed("", texts.end_embed(state, lang, narration, finished, image=png is not None),
                         views.end_view(state, lang), png)
 
@@ -185,6 +188,8 @@ class Presenter:
             screen = self._screen(state.game_id)
             screen.unshown = None
             screen.shown = state.seq
+            if self.on_shown is not None:
+                self.on_shown(state.game_id, state.seq)
             if not state.is_open:
                 self._forget(state.game_id)
             if state.status == "finished" and delivered.message is not None:
@@ -221,6 +226,8 @@ class Presenter:
             else:
                 raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
             await self._track(state, message)
+            if self.on_shown is not None:
+                self.on_shown(state.game_id, state.seq)
             return message
 
     async def repost(self, state: GameState, interaction: discord.Interaction[Any]) -> None:
@@ -230,8 +237,7 @@ class Presenter:
             state = self.latest(state)
             lang = await self.language(state)
             composed = await self.compose(state, lang)
-            # Anyone may ask for the board again: that must not ping the player to move (or a challenged
-            # member) each time. The turn's ping happened when the turn began.
+            # Anyone may ask for the board again: that must not ping a challenged member each time.
             composed.mentions = discord.AllowedMentions.none()
             message = await self._answer(interaction, composed)
             await self._track(state, message)
