@@ -50,6 +50,7 @@ class GuildSettings:
     fire: bool | None = None
     scorpion: bool | None = None
     eagle_returns: bool | None = None
+    web_public: bool | None = None  # True: anyone may open the server's web pages; else only with a signed link
 
     def updated(
         self,
@@ -60,11 +61,13 @@ class GuildSettings:
         fire: bool | Unchanged | None = UNCHANGED,
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
+        web_public: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
             raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
-        for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
+        for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns),
+                            ("web_public", web_public)):
             if not isinstance(value, bool | Unchanged | None):
                 raise ValueError(f"{name} is True, False or None, not {value!r}")
         return GuildSettings(
@@ -75,6 +78,7 @@ class GuildSettings:
             self.fire if isinstance(fire, Unchanged) else fire,
             self.scorpion if isinstance(scorpion, Unchanged) else scorpion,
             self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
+            self.web_public if isinstance(web_public, Unchanged) else web_public,
         )
 
 
