@@ -73,7 +73,7 @@ class PostgresChangeFeed:
                 try:
                     await self._connect()
                     break
-                except (*DRIVER_ERRORS, OSError) as exc:
+                except (OSError, *DRIVER_ERRORS) as exc:  # type: ignore[misc]
                     log.warning("the change feed cannot reconnect yet (%s); trying again in %gs", exc, pause)
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, RETRY_MAX_S)
