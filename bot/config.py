@@ -224,8 +224,10 @@ def load_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
     return read_config(environ, env_file).raise_problems()
 
 
-def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> ConfigReport:
-    """Read every setting as `load_config` does, and report every mistake instead of stopping at the first."""
+def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None, *,
+                needs_token: bool = True) -> ConfigReport:
+    """Read every setting as `load_config` does, and report every mistake instead of stopping at the first.
+    `needs_token`: False for the commands that never reach Discord (`puluc-bot web`)."""
     env = find_env_file(env_file) if isinstance(env_file, Path) else env_file
     found = _Problems()
     nothing: tuple[dict[str, str], tuple[str, ...]] = ({}, ())
@@ -235,7 +237,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
     base = env.path.parent if env is not None else Path.cwd()
 
     token = values.get("DISCORD_TOKEN", "")
-    found.check("DISCORD_TOKEN", lambda: _check_token(token, env), None)
+    if needs_token:
+        found.check("DISCORD_TOKEN", lambda: _check_token(token, env), None)
     config = Config(
         discord_token=token,
         database=found.check(DATABASE_URL.name, lambda: _database(values, base), _default_database(base)),

@@ -36,8 +36,9 @@ def advantage_chart(points: list[tuple[int, float | None]], last: int, lang: str
     grid = []
     for chance in (0.0, 0.5, 1.0):
         y = _y(chance)
+        label = f"{round(chance * 100)}%"
         grid.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                    f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{round(chance * 100)}%</text>')
+                    f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     axis = escape(wt("chart.axis", lang))
     return (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" '

@@ -417,7 +417,7 @@ def tournament_values(ctx: WebContext, tournament: Tournament, lang: str) -> dic
     names = {e.number: e.display_name for e in tournament.entrants}
     rows: list[dict[str, Any]] = []
     rounds: list[dict[str, Any]] = []
-    knockout = tournament.settings.format == "elimination"
+    knockout = tournament.settings.format == "single_elimination"
     if tournament.status != "open" and not knockout:
         rows = [{"place": r.place, "name": names.get(r.entrant, "?"), "points": r.points, "buchholz": r.buchholz,
                  "sonneborn": r.sonneborn_berger, "record": f"{r.wins}–{r.draws}–{r.losses}"}

@@ -133,7 +133,7 @@ def facts(state: GameState, lang: str, story: list[Step] | None = None) -> GameF
         teams.append((team, None if scores is None else scores[team], players))
     turn = throws = None
     if to_move is not None:
-        turn = wt("game.turn", lang, player=names[to_move.seat])
+        turn = wt("live.turn", lang, player=names[to_move.seat])
         if state.turn_throws:
             values = (throw.value for throw in state.turn_throws)
             throws = plain(t("game.threw", lang, player=names[to_move.seat], throws=throws_text(values, lang)))

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 __all__ = ["CSP", "FRAME_ANCESTORS", "Limits", "RateLimiter", "client_address", "headers_middleware",
            "limit_middleware"]
@@ -101,7 +102,7 @@ class RateLimiter:
         self.open_streams = max(0, self.open_streams - 1)
 
 
-def headers_middleware() -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def headers_middleware() -> Middleware:
     @web.middleware
     async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
@@ -122,8 +123,7 @@ def _secure(response: web.StreamResponse) -> None:
         response.headers.setdefault(name, value)
 
 
-def limit_middleware(limiter: RateLimiter, trust_forwarded: bool) -> Callable[[web.Request, Handler],
-                                                                              Awaitable[web.StreamResponse]]:
+def limit_middleware(limiter: RateLimiter, trust_forwarded: bool) -> Middleware:
     @web.middleware
     async def limit(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith("/static/"):

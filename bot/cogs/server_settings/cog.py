@@ -33,7 +33,7 @@ from bot.ui.i18n import (
 )
 from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
-SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns")
+SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns", "web")
 
 
 def _admin_text(field: str) -> app_commands.locale_str:
@@ -58,7 +58,7 @@ class Settings(commands.Cog):
     @admin.command(name=command_name("settings"), description=command_description("settings"))
     @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
-    @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"), web=choices("web"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
@@ -70,6 +70,7 @@ class Settings(commands.Cog):
         fire: bool | None = None,
         scorpion: bool | None = None,
         eagle_returns: bool | None = None,
+        web: str | None = None,
     ) -> None:
         games = services(self.bot)
         storage = games.storage
@@ -87,6 +88,8 @@ class Settings(commands.Cog):
         for rule, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
             if value is not None:
                 changes[rule] = value
+        if web is not None:
+            changes["web_public"] = web == "public"
         lang = language_for(interaction.locale)
         current = await storage.server_settings.guild_settings(guild_id)
         if changes:
@@ -106,7 +109,10 @@ class Settings(commands.Cog):
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
         )
         key = "settings.saved" if changes or ranked is not None else "settings.current"
-        await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
+        text = t(key, lang, summary=summary)
+        if games.config.web_secret is not None or current.web_public:  # the web pages (bot/web) are served
+            text += "\n" + t("web.public" if current.web_public else "web.private", lang)
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def default_game(settings: GuildSettings, lang: str) -> GameOptions:

@@ -23,6 +23,7 @@ CONNECT_TIMEOUT_S = 10.0
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 15.0
 CHANNELS = (GAMES_CHANNEL, TOURNAMENTS_CHANNEL)
+RECONNECT_ERRORS: tuple[type[BaseException], ...] = (OSError, TimeoutError, *DRIVER_ERRORS)
 
 
 class PostgresChangeFeed:
@@ -33,7 +34,9 @@ class PostgresChangeFeed:
         self._url = url
         self._on_change = on_change
         self._on_resync = on_resync
-        self._settings = {**server_settings, "application_name": "puluc-bot change feed"}
+        # LISTEN is refused in a read-only transaction: a read-only storage (puluc-bot web) still listens.
+        settings = {k: v for k, v in server_settings.items() if k != "default_transaction_read_only"}
+        self._settings = {**settings, "application_name": "puluc-bot change feed"}
         self._lost = asyncio.Event()
         self._conn: asyncpg.Connection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -73,7 +76,7 @@ class PostgresChangeFeed:
                 try:
                     await self._connect()
                     break
-                except (OSError, *DRIVER_ERRORS) as exc:  # type: ignore[misc]
+                except RECONNECT_ERRORS as exc:
                     log.warning("the change feed cannot reconnect yet (%s); trying again in %gs", exc, pause)
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, RETRY_MAX_S)
