@@ -486,8 +486,13 @@ async def tournament_events(request: web.Request) -> web.StreamResponse:
     return await stream(request, Topic("tournament", tournament_id), -1, tournament)
 
 
+async def healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok\n", headers={"Cache-Control": "no-store"})
+
+
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/", index)
+    app.router.add_get("/healthz", healthz)
     app.router.add_get("/g/{game}", game_page)
     app.router.add_get("/g/{game}/events", game_events)
     app.router.add_get("/g/{game}/step/{step}", step_json)

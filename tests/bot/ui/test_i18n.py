@@ -41,7 +41,7 @@ COMMANDS: dict[str, set[str]] = {
     "rules": {"variant"},
     "help": set(),
     "cancel": set(),
-    "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns"},
+    "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns", "web"},
     "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
