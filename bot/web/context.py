@@ -61,6 +61,7 @@ class WebContext:
     live: Callable[[int], GameState | None] = lambda game_id: None  # an open game of this process
     watched: Callable[[int], GameState | None] = lambda game_id: None  # the live pages' newest state of a game
     clock: Callable[[], float] = time.monotonic
+    public_for: float = PUBLIC_FOR
     finished: Lru[int, GameState] = field(default_factory=lambda: Lru(128))
     pictures: Lru[tuple[object, ...], object] = field(default_factory=lambda: Lru(256))
     _public: dict[int, tuple[bool, float]] = field(default_factory=dict)
@@ -99,7 +100,7 @@ class WebContext:
             return False  # a game in direct messages is nobody else's business
         now = self.clock()
         known = self._public.get(guild_id)
-        if known is not None and now - known[1] < PUBLIC_FOR:
+        if known is not None and now - known[1] < self.public_for:
             return known[0]
         settings = await self.storage.server_settings.guild_settings(guild_id)
         if len(self._public) > 10_000:

@@ -8,7 +8,9 @@ a web server running alone has.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,7 +131,14 @@ class WebServer:
 
     async def start(self) -> None:
         """Listen on `host`:`port` (0: any free port, then `port` says which); WebUnavailable when it cannot,
-        StorageUnavailable when the change feed cannot connect."""
+        StorageUnavailable when the change feed cannot connect.
+
+        The server and every request it serves run in a context of their own, not the caller's: a request is
+        no part of whatever the bot was doing when it started the pages (its log fields, its bookkeeping)."""
+        loop = asyncio.get_running_loop()
+        await contextvars.Context().run(loop.create_task, self._start(), name="puluc-web-start")
+
+    async def _start(self) -> None:
         self._feed = await self.storage.watch(self.hub.note_change, self.hub.resync)
         runner = web.AppRunner(self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
