@@ -56,8 +56,7 @@ def served(bot: PulucBot, link: str) -> str:
 
 
 def link_button(message: object) -> str:
-    urls = [item["url"] for row in message.components for item in row.to_dict()["components"]  # type: ignore[attr-defined]
-            if item.get("url")]
+    urls = [item["url"] for item in components_of(message) if item.get("url")]
     assert len(urls) == 1, urls
     return str(urls[0])
 
