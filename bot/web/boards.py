@@ -24,6 +24,7 @@ class SvgBoard:
     names: Mapping[str, str]
     texts: Mapping[str, str]
     bar_ms: float  # the "who is ahead" bar's thinking budget; 0: no bar
+    description: str | None = None  # the position in words for screen readers (`bot.web.present.describe`)
 
 
 def draw_svg(board: SvgBoard) -> str:
@@ -37,6 +38,7 @@ def draw_svg(board: SvgBoard) -> str:
         advantage=advantage(board.position, 0, 0, board.bar_ms),
         names=board.names,
         texts=board.texts,
+        description=board.description,
     )
 
 

@@ -25,6 +25,8 @@ __all__ = ["COUNT_EVERY", "Hub", "Rendered", "Topic", "Watcher"]
 log = logging.getLogger(__name__)
 
 COUNT_EVERY = 1.0  # seconds between two watcher counts sent for one topic
+MAX_FAILURES = 3  # tries to load and draw one change before the topic waits for the next change
+RETRY_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +188,10 @@ class Hub:
             feed.task = asyncio.get_running_loop().create_task(self._refresh(feed), name=f"puluc-web-{feed.topic}")
 
     async def _refresh(self, feed: _Feed) -> None:
-        # One refresh at a time per topic; changes arriving meanwhile are picked up by the next loop.
-        while feed.watchers and (feed.pending is not None or feed.dirty):
+        # One refresh at a time per topic; changes arriving meanwhile are picked up by the next loop. A failed
+        # load (the database away a moment) is tried again a few times, a second apart.
+        failures = 0
+        while feed.watchers and (feed.pending is not None or feed.dirty) and failures < MAX_FAILURES:
             state, feed.pending = feed.pending, None
             try:
                 if state is None:
@@ -214,7 +218,12 @@ class Hub:
                     watcher.fragment = fragment
                     watcher.wake.set()
             except Exception:
-                log.exception("could not refresh the live page of %s", feed.topic)
-                await asyncio.sleep(1.0)  # a database hiccup: try again, not at once
+                failures += 1
+                log.warning("could not refresh the live page of %s (try %d of %d)", feed.topic, failures,
+                            MAX_FAILURES, exc_info=True)
+                feed.dirty = True
+                await asyncio.sleep(RETRY_SECONDS)
+            else:
+                failures = 0
         if not feed.watchers:
             self._feeds.pop(feed.topic, None)

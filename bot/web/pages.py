@@ -42,7 +42,7 @@ from bot.web.chart import advantage_chart
 from bot.web.context import WebContext
 from bot.web.hub import Hub, Rendered, Topic
 from bot.web.i18n import LANGUAGES, negotiate, wt
-from bot.web.present import Step, facts, steps
+from bot.web.present import Step, describe, facts, steps
 
 __all__ = ["CONTEXT", "HUB", "add_routes", "render_topic", "topic_version"]
 
@@ -155,8 +155,10 @@ async def game_fragment(app: web.Application, state: GameState, lang: str) -> Re
     svg = None
     if state.position is not None:
         last = story[-1].last if story else None
+        headline = " ".join(line for line in (found.result, found.turn, found.throws) if line)
         board = SvgBoard(state.position, last, tuple(state.turn_throws) if state.status == "running" else (),
-                         seat_names(state, lang), board_texts(lang), ctx.bar_ms)
+                         seat_names(state, lang), board_texts(lang), ctx.bar_ms,
+                         describe(state.position, found.names, lang, headline))
         svg = await ctx.compute.run(draw_svg, board)
     env = aiohttp_jinja2.get_env(app)
 
@@ -228,7 +230,9 @@ async def step_svg(ctx: WebContext, state: GameState, story: list[Step], number:
     cached = ctx.pictures.get(key)
     if cached is None:
         step = story[number]
-        board = SvgBoard(step.position, step.last, (), seat_names(state, lang), board_texts(lang), ctx.bar_ms)
+        names = seat_names(state, lang)
+        board = SvgBoard(step.position, step.last, (), names, board_texts(lang), ctx.bar_ms,
+                         describe(step.position, names, lang, step.caption))
         cached = ctx.pictures.put(key, await ctx.compute.run(draw_svg, board))
     assert isinstance(cached, str)
     return cached

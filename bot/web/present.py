@@ -153,3 +153,27 @@ def facts(state: GameState, lang: str, story: list[Step] | None = None) -> GameF
         narration=tuple(told[-NARRATION_LINES:]),
         names=names,
     )
+
+
+def describe(position: Position, names: dict[str, str], lang: str, headline: str | None = None) -> str:
+    """The position in words for a screen reader (the board's <desc>): the headline (whose turn, or the
+    result), each team's pieces at home, on the road and killed, then every occupied cell from team A's end."""
+    parts = [headline] if headline else []
+    for team in ("A", "B"):
+        seats = [seat for seat in position.rules.seats if seat[0] == team]
+        players = ", ".join(names.get(seat, seat) for seat in seats)
+        parts.append(wt("desc.team", lang, team=team, players=players,
+                        home=sum(position.home(seat) for seat in seats),
+                        road=sum(position.on_road(seat) for seat in seats),
+                        kills=sum(position.kills(seat) for seat in seats)))
+    cells = []
+    for cell, stack in position.stacks():
+        owner = names.get(stack.owner, stack.owner)
+        under = stack.pieces[1:]
+        if under:
+            cells.append(wt("desc.stack", lang, cell=cell, owner=owner,
+                            under=", ".join(names.get(seat, seat) for seat in under)))
+        else:
+            cells.append(wt("desc.piece", lang, cell=cell, owner=owner))
+    parts.append(wt("desc.road", lang, cells="; ".join(cells)) if cells else wt("desc.empty", lang))
+    return " ".join(parts)

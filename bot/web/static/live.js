@@ -11,6 +11,7 @@
     var data = JSON.parse(event.data);
     live.innerHTML = data.html;  // rendered and escaped by the server
     live.dataset.seq = String(data.seq);
+    live.querySelectorAll("[data-self-link]").forEach(function (link) { link.href = window.location.href; });
     var story = live.querySelector(".story li:last-child");
     var turn = live.querySelector(".result, .turn");
     if (announce) { announce.textContent = [story && story.textContent, turn && turn.textContent].filter(Boolean).join(" "); }

@@ -23,6 +23,7 @@ from tests.helpers import (
     FakeClock,
     World,
     accepted_challenge,
+    components_of,
     game_message,
     make_config,
     move_ids,

@@ -54,8 +54,8 @@ async def test_every_answer_carries_the_security_headers_and_no_cookie(site: Sit
 
 
 async def test_pages_have_no_inline_script(site: Site) -> None:
-    session = await started_duel(site.manager)
-    text = await (await site.client.get(site.signed(f"/g/{session.state.game_id}", Page("g", session.state.game_id)))).text()
+    game_id = (await started_duel(site.manager)).state.game_id
+    text = await (await site.client.get(site.signed(f"/g/{game_id}", Page("g", game_id)))).text()
     assert re.findall(r"<script(?![^>]*\bsrc=)", text) == []
     assert " on" + "click=" not in text and "style=" not in text
 
