@@ -21,29 +21,37 @@ from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.ui.links import Page, WebLinks
 
-__all__ = ["PUBLIC_FOR", "Lru", "WebContext"]
+__all__ = ["PUBLIC_FOR", "REMEMBER_FOR", "Lru", "WebContext"]
 
 PUBLIC_FOR = 30.0  # seconds a server's web:public setting is remembered (a change shows within this long)
+REMEMBER_FOR = 600.0  # seconds a finished game and its pictures are remembered
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
 class Lru(Generic[K, V]):
-    """A dict that keeps only its `size` most recently used entries."""
+    """A dict that keeps only its `size` most recently used entries, each for at most `ttl` seconds (so that a
+    player who asked to be forgotten leaves the remembered pages too)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, ttl: float = REMEMBER_FOR, clock: Callable[[], float] = time.monotonic) -> None:
         self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
+        self.ttl = ttl
+        self._clock = clock
+        self._items: OrderedDict[K, tuple[V, float]] = OrderedDict()
 
     def get(self, key: K) -> V | None:
         found = self._items.get(key)
-        if found is not None:
-            self._items.move_to_end(key)
-        return found
+        if found is None:
+            return None
+        if self._clock() - found[1] > self.ttl:
+            del self._items[key]
+            return None
+        self._items.move_to_end(key)
+        return found[0]
 
     def put(self, key: K, value: V) -> V:
-        self._items[key] = value
+        self._items[key] = (value, self._clock())
         self._items.move_to_end(key)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
