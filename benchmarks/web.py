@@ -12,8 +12,12 @@ many were due, and the server's resident memory per open stream (its RSS with th
 divided by their number). Prints numbers; never asserts. The clocks are CLOCK_MONOTONIC, the same in every
 process of one machine.
 
-The players' own latency (board visible after a click) is `benchmarks/load.py`'s; run it with and without
-watchers to see that the pages do not move it.
+The players' own latency (board visible after a click) is `benchmarks/load.py`'s. To see that watchers do not
+move it, run the load once as usual, then once with the pages on and spectators on every game:
+    WEB_PORT=8081 WEB_SECRET=<32+ characters> python benchmarks/load.py --games 200 --think 2-4 --seconds 120 &
+    python benchmarks/web.py --spectate http://127.0.0.1:8081 --secret <the same> --game-ids 1-200 --watchers 5 \
+        --seconds 120
+and compare load.py's "board visible" p99 between the two runs; `--spectate` prints the events its streams got.
 """
 
 from __future__ import annotations
@@ -208,6 +212,45 @@ async def scenario(name: str, games: int, watchers: int, moves: int, client_proc
           f"server memory {per_stream:.1f} KiB per stream ({after['watchers']} streams open)")
 
 
+async def spectate(base: str, secret: str, game_ids: range, watchers: int, seconds: float) -> None:
+    """Spectators on a running bot's pages (its games `game_ids`, opened as they are created)."""
+    import aiohttp
+
+    from bot.ui.links import Page, WebLinks
+
+    links = WebLinks(secret)
+    events = 0
+    opened = 0
+
+    async def watch(client: aiohttp.ClientSession, game_id: int) -> None:
+        nonlocal events, opened
+        path = links.path(f"/g/{game_id}/events", Page("g", game_id))
+        while True:  # the game may not exist yet: try again until it does
+            try:
+                async with client.get(base + path, timeout=aiohttp.ClientTimeout(total=None)) as stream:
+                    if stream.status != 200:
+                        await asyncio.sleep(1.0)
+                        continue
+                    opened += 1
+                    async for raw in stream.content:
+                        if raw.startswith(b"event: board"):
+                            events += 1
+                    opened -= 1
+            except aiohttp.ClientError:
+                await asyncio.sleep(1.0)
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as client:
+        tasks = [asyncio.create_task(watch(client, game_id)) for game_id in game_ids for _ in range(watchers)]
+        started = time.monotonic()
+        await asyncio.sleep(seconds)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.monotonic() - started
+    print(f"spectators: {len(tasks)} streams on {len(game_ids)} games ({opened} open at the end): {events} board "
+          f"events in {elapsed:.0f} s ({events / elapsed:.1f} per second)")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--serve"]:
         asyncio.run(serve(int(sys.argv[2])))
@@ -222,7 +265,16 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="moves per game")
     parser.add_argument("--client-processes", type=int, default=2, help="processes holding the streams")
     parser.add_argument("--pause", type=float, default=0.25, help="seconds between rounds of moves")
+    parser.add_argument("--spectate", metavar="URL", help="instead: spectators on a running bot's pages at URL")
+    parser.add_argument("--secret", help="with --spectate: the bot's WEB_SECRET")
+    parser.add_argument("--game-ids", default="1-200", metavar="FIRST-LAST", help="with --spectate: which games")
+    parser.add_argument("--seconds", type=float, default=60.0, help="with --spectate: how long")
     args = parser.parse_args()
+    if args.spectate:
+        first, _, last = args.game_ids.partition("-")
+        asyncio.run(spectate(args.spectate.rstrip("/"), args.secret or "", range(int(first), int(last or first) + 1),
+                             args.watchers, args.seconds))
+        return
     print(f"load: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} CPUs")
     asyncio.run(scenario("one game", 1, args.spectators, args.moves, args.client_processes, args.pause))
     asyncio.run(scenario("many games", args.games, args.watchers, max(1, args.moves // 4), args.client_processes,
