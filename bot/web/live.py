@@ -15,9 +15,9 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.web.common import HUB, lang_of
 from bot.web.hub import Rendered, Topic
 from bot.web.i18n import wt
-from bot.web.pages import HUB, lang_of
 from bot.web.security import client_address
 
 __all__ = ["KEEPALIVE", "LIMITER", "TRUST_FORWARDED", "stream"]

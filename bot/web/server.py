@@ -26,10 +26,11 @@ from bot.sessions.errors import GameNotOpen
 from bot.sessions.rebuild import read_game
 from bot.storage import ChangeFeed, Storage, StorageUnavailable
 from bot.ui.links import WebLinks
+from bot.web.common import CONTEXT, HUB, topic_version
 from bot.web.context import WebContext
 from bot.web.hub import Hub, Topic
 from bot.web.live import LIMITER, TRUST_FORWARDED
-from bot.web.pages import CONTEXT, HUB, add_routes, render_topic, topic_version
+from bot.web.pages import add_routes, render_topic
 from bot.web.security import Limits, RateLimiter, headers_middleware, limit_middleware
 
 if TYPE_CHECKING:

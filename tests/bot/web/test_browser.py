@@ -16,7 +16,7 @@ from bot.app import PulucBot
 from bot.config import Config
 from bot.services import services
 from bot.ui.links import Page
-from bot.web.pages import CONTEXT
+from bot.web.common import CONTEXT
 from tests.bot.web.browser import chromium
 from tests.bot.web.conftest import SECRET, Site
 from tests.helpers import (
