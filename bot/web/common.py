@@ -31,7 +31,7 @@ def lang_of(request: web.Request) -> str:
 def number(request: web.Request, name: str) -> int:
     text = request.match_info[name]
     if not text.isdigit() or len(text) > 19 or not 0 < int(text) <= MAX_ID:
-        raise web.HTTPNotFound()
+        raise web.HTTPNotFound
     return int(text)
 
 

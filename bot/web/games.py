@@ -162,13 +162,13 @@ async def step_json(request: web.Request) -> web.StreamResponse:
     if isinstance(found, web.Response):
         return found
     if found.status != "finished":
-        raise web.HTTPNotFound()
+        raise web.HTTPNotFound
     ctx = context(request)
     lang = lang_of(request)
     story = await story_of(ctx, found, lang)
     text = request.match_info["step"]
     if not text.isdigit() or int(text) >= len(story):
-        raise web.HTTPNotFound()
+        raise web.HTTPNotFound
     current = int(text)
     svg = await step_svg(ctx, found, story, current, lang)
     body = {"step": current, "last": len(story) - 1, "caption": story[current].caption, "svg": svg,
@@ -181,7 +181,7 @@ async def record_json(request: web.Request) -> web.StreamResponse:
     if isinstance(found, web.Response):
         return found
     if found.position is None:
-        raise web.HTTPNotFound()
+        raise web.HTTPNotFound
     text = await asyncio.to_thread(found.game_record().to_json, 2)
     return web.Response(text=text, content_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="puluc-game-{found.game_id}.json"',
@@ -193,7 +193,7 @@ async def replay_gif(request: web.Request) -> web.StreamResponse:
     if isinstance(found, web.Response):
         return found
     if found.status != "finished":
-        raise web.HTTPNotFound()
+        raise web.HTTPNotFound
     ctx = context(request)
     lang = lang_of(request)
     key = ("gif", found.game_id, lang)

@@ -61,8 +61,7 @@ def build_app(ctx: WebContext, *, limits: Limits | None = None, trust_forwarded:
         if manager is not None:
             with contextlib.suppress(GameNotOpen):
                 return manager.get(topic.id).state
-        state = await read_game(ctx.storage.games, topic.id)
-        return state
+        return await read_game(ctx.storage.games, topic.id)
 
     limiter = RateLimiter(limits or Limits())
     app = web.Application(middlewares=[headers_middleware(), limit_middleware(limiter, trust_forwarded)])

@@ -100,7 +100,7 @@ async def tournament_events(request: web.Request) -> web.StreamResponse:
     try:
         tournament = await ctx.storage.tournaments.tournament(tournament_id)
     except TournamentNotFound:
-        raise web.HTTPNotFound() from None
+        raise web.HTTPNotFound from None
     if not await ctx.may_see(Page("t", tournament_id), tournament.guild_id, key_of(request)):
-        raise web.HTTPForbidden()
+        raise web.HTTPForbidden
     return await stream(request, Topic("tournament", tournament_id), -1, tournament)

@@ -27,9 +27,13 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(message)
 
 
+def _installed() -> bool:
+    return CHROMIUM.exists()
+
+
 @asynccontextmanager
 async def chromium() -> AsyncIterator[Browser]:
-    if not CHROMIUM.exists():
+    if not _installed():
         unavailable(f"{CHROMIUM} is missing")
     try:
         from playwright.async_api import Error, async_playwright

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.web import Application, Request
 
 from bot.compute import ComputePool
 from bot.sessions import SessionManager
@@ -23,7 +24,7 @@ SECRET = "test-secret-0123456789-abcdefghijklmnop"
 
 @dataclass
 class Site:
-    client: TestClient
+    client: TestClient[Request, Application]
     hub: Hub
     manager: SessionManager
     storage: Storage

@@ -80,7 +80,9 @@ async def test_a_live_game_updates_when_a_move_is_made_in_discord(world: World, 
     story_before = await page.locator(".story li").count()
 
     board = game_message(world.games)
-    mover = world.member(session.state.to_move.user_id)  # type: ignore[union-attr]
+    to_move = session.state.to_move
+    assert to_move is not None and to_move.user_id is not None
+    mover = world.member(to_move.user_id)
     await mover.click(board, custom_id=move_ids(board)[0])
 
     # The page changes by itself (no reload) soon after the move; the timeout is only a generous bound.

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
-from aiohttp import web
+from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.compute import ComputePool
@@ -152,12 +153,12 @@ async def test_the_live_stream_sends_the_next_move(site: Site) -> None:
     stream.close()
 
 
-async def _next_event(stream: web.StreamResponse | object, name: str) -> dict[str, object]:
-    content = stream.content  # type: ignore[attr-defined]
+async def _next_event(stream: ClientResponse, name: str) -> dict[str, Any]:
     while True:
-        block = (await content.readuntil(b"\n\n")).decode()
+        block = (await stream.content.readuntil(b"\n\n")).decode()
         if f"event: {name}\n" in block:
-            return json.loads(block.split("data: ", 1)[1])  # type: ignore[no-any-return]
+            found: dict[str, Any] = json.loads(block.split("data: ", 1)[1])
+            return found
 
 
 @pytest.mark.parametrize("lang", ["en", "uk", "it", "fr", "es"])

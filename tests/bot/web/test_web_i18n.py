@@ -25,8 +25,9 @@ def test_plural_messages_have_the_languages_forms(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_message_formats(lang: str) -> None:
-    values = {name: 3 for name in ("count", "step", "last", "first", "turns", "games", "kills", "home", "road",
-                                   "round", "rounds", "number")}
+    numbers = ("count", "step", "last", "first", "turns", "games", "kills", "home", "road", "round", "rounds",
+               "number", "cell")
+    values = dict.fromkeys(numbers, 3)
     for key, message in web_catalogue(lang).items():
         names = placeholders(message)
         text = wt(key, lang, **{name: values.get(name, "X") for name in names})
