@@ -79,3 +79,12 @@ def test_the_web_command_without_port_or_secret_names_both(tmp_path: Path, capsy
     assert main(["web"]) == 1
     err = capsys.readouterr().err
     assert "set WEB_PORT" in err and "set WEB_SECRET" in err and err.count("\n") == 2
+
+
+def test_check_says_where_the_pages_are_served() -> None:
+    from bot.cli.preflight import describe_web
+
+    config = load_config({"DISCORD_TOKEN": TOKEN, "WEB_PORT": "8081", "WEB_SECRET": SECRET,
+                          "WEB_BASE_URL": "https://puluc.example.org"})
+    assert describe_web(config) == ("web pages: served on http://127.0.0.1:8081; the bot links to them under "
+                                    "https://puluc.example.org")
