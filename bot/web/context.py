@@ -71,7 +71,8 @@ class WebContext:
     clock: Callable[[], float] = time.monotonic
     public_for: float = PUBLIC_FOR
     finished: Lru[int, GameState] = field(default_factory=lambda: Lru(128))
-    pictures: Lru[tuple[object, ...], object] = field(default_factory=lambda: Lru(256))
+    # A replay's steps, boards, chart and GIF, by game and language: a few games' worth of boards (about 10 KB each).
+    pictures: Lru[tuple[object, ...], object] = field(default_factory=lambda: Lru(2048))
     _public: dict[int, tuple[bool, float]] = field(default_factory=dict)
     _reads: dict[int, asyncio.Future[GameState]] = field(default_factory=dict)
 

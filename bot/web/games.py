@@ -89,8 +89,12 @@ async def game_page(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request)
     if state.status == "finished":
         return await replay_page(request, state, lang)
-    fragment = await game_fragment(request.app, state, lang)
-    request.app[HUB].seed(Topic("game", state.game_id), state)
+    hub = request.app[HUB]
+    topic = Topic("game", state.game_id)
+    fragment = hub.current(topic, lang)  # what its watchers were sent: drawn once for everyone who arrives
+    if fragment is None or fragment.version != topic_version(state):
+        fragment = await game_fragment(request.app, state, lang)
+    hub.seed(topic, state)
     values = {
         "f": facts(state, lang, []),
         "fragment": fragment.html,
