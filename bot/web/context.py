@@ -73,6 +73,7 @@ class WebContext:
     finished: Lru[int, GameState] = field(default_factory=lambda: Lru(128))
     # A replay's steps, boards, chart and GIF, by game and language: a few games' worth of boards (about 10 KB each).
     pictures: Lru[tuple[object, ...], object] = field(default_factory=lambda: Lru(2048))
+    gifs: Lru[tuple[int, str], bytes] = field(default_factory=lambda: Lru(8))  # a replay GIF is up to a few MB
     _public: dict[int, tuple[bool, float]] = field(default_factory=dict)
     _reads: dict[int, asyncio.Future[GameState]] = field(default_factory=dict)
 

@@ -200,12 +200,10 @@ async def replay_gif(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound
     ctx = context(request)
     lang = lang_of(request)
-    key = ("gif", found.game_id, lang)
-    gif = ctx.pictures.get(key)
+    gif = ctx.gifs.get((found.game_id, lang))
     if gif is None:
-        gif = ctx.pictures.put(key, await ctx.compute.run(
+        gif = ctx.gifs.put((found.game_id, lang), await ctx.compute.run(
             draw_replay, found.game_record(), REPLAY_THEME, seat_names(found, lang), board_texts(lang)))
-    assert isinstance(gif, bytes)
     return web.Response(body=gif, content_type="image/gif", headers={
         "Content-Disposition": f'attachment; filename="puluc-game-{found.game_id}.gif"',
         "Cache-Control": "private, max-age=86400"})
