@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from bot.compute import ComputePool
 from bot.sessions import GameState
@@ -28,6 +28,7 @@ REMEMBER_FOR = 600.0  # seconds a finished game and its pictures are remembered
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class Lru(Generic[K, V]):
@@ -76,6 +77,26 @@ class WebContext:
     gifs: Lru[tuple[int, str], bytes] = field(default_factory=lambda: Lru(8))  # a replay GIF is up to a few MB
     _public: dict[int, tuple[bool, float]] = field(default_factory=dict)
     _reads: dict[int, asyncio.Future[GameState]] = field(default_factory=dict)
+    _making: dict[object, asyncio.Future[object]] = field(default_factory=dict)
+
+    async def once(self, key: object, make: Callable[[], Awaitable[T]]) -> T:
+        """`make()`, awaited by every request that asks for `key` at the same moment (a hundred people
+        downloading one replay GIF draw it once)."""
+        pending = self._making.get(key)
+        if pending is not None:
+            return cast(T, await asyncio.shield(pending))
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        self._making[key] = future
+        try:
+            made = await make()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()
+            raise
+        finally:
+            self._making.pop(key, None)
+        future.set_result(made)
+        return made
 
     async def game(self, game_id: int) -> GameState:
         """A game in any status: this process's session, a remembered finished game, or the database (one read

@@ -106,9 +106,10 @@ async def game_page(request: web.Request) -> web.StreamResponse:
 
 
 async def story_of(ctx: WebContext, state: GameState, lang: str) -> list[Step]:
-    cached = ctx.pictures.get(("steps", state.game_id, lang))
+    key = ("steps", state.game_id, lang)
+    cached = ctx.pictures.get(key)
     if cached is None:
-        cached = ctx.pictures.put(("steps", state.game_id, lang), await asyncio.to_thread(steps, state, lang))
+        cached = ctx.pictures.put(key, await ctx.once(key, lambda: asyncio.to_thread(steps, state, lang)))
     assert isinstance(cached, list)
     return cached
 
@@ -121,7 +122,7 @@ async def step_svg(ctx: WebContext, state: GameState, story: list[Step], number:
         names = seat_names(state, lang)
         board = SvgBoard(step.position, step.last, (), names, board_texts(lang), ctx.bar_ms,
                          describe(step.position, names, lang, step.caption))
-        cached = ctx.pictures.put(key, await ctx.compute.run(draw_svg, board))
+        cached = ctx.pictures.put(key, await ctx.once(key, lambda: ctx.compute.run(draw_svg, board)))
     assert isinstance(cached, str)
     return cached
 
@@ -131,7 +132,7 @@ async def chart_of(ctx: WebContext, state: GameState, story: list[Step], lang: s
     cached = ctx.pictures.get(key)
     if cached is None:
         points = [step for step in story if step.turn or step is story[-1]]
-        values = await ctx.compute.run(chances, [step.position for step in points], ctx.bar_ms)
+        values = await ctx.once(key, lambda: ctx.compute.run(chances, [step.position for step in points], ctx.bar_ms))
         cached = ctx.pictures.put(key, advantage_chart([(s.number, v) for s, v in zip(points, values, strict=True)],
                                                        len(story) - 1, lang) or "")
     assert isinstance(cached, str)
@@ -202,8 +203,9 @@ async def replay_gif(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request)
     gif = ctx.gifs.get((found.game_id, lang))
     if gif is None:
-        gif = ctx.gifs.put((found.game_id, lang), await ctx.compute.run(
+        made = await ctx.once(("gif", found.game_id, lang), lambda: ctx.compute.run(
             draw_replay, found.game_record(), REPLAY_THEME, seat_names(found, lang), board_texts(lang)))
+        gif = ctx.gifs.put((found.game_id, lang), made)
     return web.Response(body=gif, content_type="image/gif", headers={
         "Content-Disposition": f'attachment; filename="puluc-game-{found.game_id}.gif"',
         "Cache-Control": "private, max-age=86400"})
