@@ -100,7 +100,7 @@ async def game_page(request: web.Request) -> web.StreamResponse:
         "fragment": fragment.html,
         "live": state.is_open,
         "events": with_key(request, f"/g/{state.game_id}/events", seq=state.seq),
-        "watchers": request.app[HUB].watching(Topic("game", state.game_id)),
+        "watchers": hub.watching(topic) + 1,  # this visitor is about to watch too
     }
     return page(request, "game.html", values, lang=lang)
 

@@ -20,6 +20,12 @@
   source.addEventListener("watchers", function (event) {
     if (watchers) { watchers.textContent = JSON.parse(event.data).text; }
   });
-  source.addEventListener("open", function () { if (conn) { conn.hidden = true; } });
-  source.addEventListener("error", function () { if (conn) { conn.hidden = false; } });
+  source.addEventListener("open", function () {
+    live.dataset.connected = "true";
+    if (conn) { conn.hidden = true; }
+  });
+  source.addEventListener("error", function () {
+    live.dataset.connected = "false";
+    if (conn) { conn.hidden = false; }
+  });
 })();

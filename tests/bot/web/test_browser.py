@@ -73,8 +73,13 @@ async def test_a_live_game_updates_when_a_move_is_made_in_discord(world: World, 
     page = await browser.new_page()
     response = await page.goto(served(bot, link))
     assert response is not None and response.status == 200
-    await page.wait_for_function("() => document.getElementById('watchers').textContent.startsWith('1 ')",
+    await page.wait_for_function("() => document.getElementById('live').dataset.connected === 'true'",
+                                 timeout=10_000)  # the stream is open
+    second = await browser.new_page()
+    await second.goto(served(bot, link))  # another spectator: the first page's count says so by itself
+    await page.wait_for_function("() => document.getElementById('watchers').textContent.startsWith('2 ')",
                                  timeout=10_000)
+    await second.close()
     await page.evaluate("window.notReloaded = true")
     before = await page.get_attribute("#live", "data-seq")
     story_before = await page.locator(".story li").count()

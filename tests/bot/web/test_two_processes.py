@@ -80,7 +80,7 @@ async def test_a_move_in_one_process_updates_the_page_served_by_the_other(
         page = await browser.new_page()
         response = await page.goto(web_process + link)
         assert response is not None and response.status == 200
-        await page.wait_for_function("() => document.getElementById('watchers').textContent.startsWith('1 ')",
+        await page.wait_for_function("() => document.getElementById('live').dataset.connected === 'true'",
                                      timeout=10_000)  # the stream is open
         await page.evaluate("window.notReloaded = true")
         for _ in range(3):
