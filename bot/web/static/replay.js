@@ -47,7 +47,7 @@
     fetch(template.replace("{n}", String(asked)), { credentials: "omit" })
       .then(function (response) { if (!response.ok) { throw new Error(String(response.status)); } return response.json(); })
       .then(function (data) { cache[asked] = data; show(data); })
-      .catch(function () { caption.textContent = caption.textContent; })
+      .catch(function () { wanted = current; })  // the step could not be fetched: stay where we are
       .then(function () { busy = false; if (wanted !== current) { go(wanted); } });
   }
 
