@@ -17,6 +17,7 @@ from bot.web.security import Limits
 from bot.web.server import build_app
 from puluc.record import GameRecord
 from tests.bot.web.conftest import SECRET, Site
+from bot.sessions import GameOptions
 from tests.helpers import CHANNEL, FakeClock, play_out, started_duel
 
 
@@ -174,3 +175,28 @@ async def test_every_page_renders_in_every_language(site: Site, clock: FakeClock
         response = await site.client.get(path, headers=headers)
         assert response.status == 200, path
         assert f'<html lang="{lang}">' in await response.text()
+
+
+async def test_a_servers_leaderboard_shows_this_season_and_closed_ones(site: Site, clock: FakeClock) -> None:
+    from tests.helpers import ALICE, BOB, CAROL, DAY
+
+    pairs = [(ALICE, BOB), (ALICE, CAROL), (BOB, CAROL)] * 3  # six ranked games each: listed
+    for seed, (host, guest) in enumerate(pairs):
+        lobby = await site.manager.open_lobby(host, CHANNEL, GameOptions(ranked=True))
+        session = site.manager.get(lobby.game_id)
+        await session.join(guest)
+        await session.start(host.user_id, site.manager.seeds())
+        await play_out(session, site.manager, clock, seed=seed)
+        clock.advance(DAY / 2)
+    guild = CHANNEL.guild_id or 0
+    board = site.signed(f"/s/{guild}/leaderboard", Page("s", guild))
+    current = await (await site.client.get(board)).text()
+    assert all(name in current for name in ("alice", "bob", "carol"))
+    assert "Season 1" not in current  # no season closed yet
+    await site.storage.seasons.start_season(guild)
+    now = await (await site.client.get(board)).text()
+    assert "Season 1" in now and "alice" not in now  # the ratings restarted
+    closed = await (await site.client.get(site.signed(f"/s/{guild}/leaderboard", Page("s", guild), season=1))).text()
+    assert all(name in closed for name in ("alice", "bob", "carol")) and 'aria-current="page">Season 1' in closed
+    teams = await (await site.client.get(site.signed(f"/s/{guild}/leaderboard", Page("s", guild), ladder="team"))).text()
+    assert 'aria-current="page">Teams' in teams
