@@ -11,13 +11,13 @@ from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.compute import ComputePool
+from bot.sessions import GameOptions
 from bot.ui.links import Page, WebLinks
 from bot.web.context import WebContext
 from bot.web.security import Limits
 from bot.web.server import build_app
 from puluc.record import GameRecord
 from tests.bot.web.conftest import SECRET, Site
-from bot.sessions import GameOptions
 from tests.helpers import CHANNEL, FakeClock, play_out, started_duel
 
 
@@ -198,5 +198,6 @@ async def test_a_servers_leaderboard_shows_this_season_and_closed_ones(site: Sit
     assert "Season 1" in now and "alice" not in now  # the ratings restarted
     closed = await (await site.client.get(site.signed(f"/s/{guild}/leaderboard", Page("s", guild), season=1))).text()
     assert all(name in closed for name in ("alice", "bob", "carol")) and 'aria-current="page">Season 1' in closed
-    teams = await (await site.client.get(site.signed(f"/s/{guild}/leaderboard", Page("s", guild), ladder="team"))).text()
+    team_board = site.signed(f"/s/{guild}/leaderboard", Page("s", guild), ladder="team")
+    teams = await (await site.client.get(team_board)).text()
     assert 'aria-current="page">Teams' in teams
