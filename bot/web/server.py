@@ -108,7 +108,7 @@ def _open_state(manager: SessionManager) -> Callable[[int], GameState | None]:
 
 def follow_sessions(hub: Hub, manager: SessionManager, tournaments: TournamentManager | None) -> None:
     """Show this process's moves and tournament changes on the live pages as they happen."""
-    manager.add_watcher(lambda result: hub.note_state(Topic("game", result.game_id), result.state))
+    manager.add_change_listener(lambda result: hub.note_state(Topic("game", result.game_id), result.state))
     if tournaments is not None:
         async def changed(update: TournamentUpdate) -> None:
             hub.note_state(Topic("tournament", update.tournament.tournament_id), update.tournament)
