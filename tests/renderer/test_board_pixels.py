@@ -64,14 +64,16 @@ def cases() -> Iterator[Case]:
             positions = list(record.positions())
             throws: tuple[Throw, ...] | None = None
             rng = random.Random(f"{preset}{team_size}")
-            picks = sorted({1, 2, len(positions) // 5, len(positions) // 2, len(positions) * 4 // 5, len(positions) - 1})
+            n = len(positions)
+            picks = sorted({1, 2, n // 5, n // 2, n * 4 // 5, n - 1})
             # Every capture, burn and arrival of the first few hundred events, a handful of each.
             marked = {"capture": 0, "burn": 0, "arrive": 0}
             for index, position in enumerate(positions):
                 effect = position.last_move
                 if effect is None or index > 600:
                     continue
-                kind = "burn" if effect.burns else "capture" if effect.captures else "arrive" if effect.arrives else None
+                kind = "burn" if effect.burns else "capture" if effect.captures else None
+                kind = kind or ("arrive" if effect.arrives else None)
                 if kind is not None and marked[kind] < 2:
                     marked[kind] += 1
                     picks.append(index)
