@@ -107,7 +107,7 @@ def board_image(
         names=names,
         texts=texts,
         caption=caption,
-        description="",
+        named=False,
     )
     image = background(*scene.static_key).copy()
     paint(image, scene.items)

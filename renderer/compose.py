@@ -252,11 +252,13 @@ def board_scene(
     texts: Mapping[str, str] | None = None,
     caption: str | None = None,
     description: str | None = None,
+    named: bool = True,
 ) -> Scene:
     """The board of `position` as a scene; `board.render_board` documents the options.
 
     description: the text a screen reader gives the SVG (`<desc>`); None: the header's words (whose turn,
         the score and the leader's chance).
+    named: group the shapes by what they show (for the SVG); False leaves the groups out (the PNG needs none).
     """
     if not isinstance(position, Position):
         raise BadOption(f"expected a puluc Position, not {type(position).__name__}")
@@ -283,7 +285,7 @@ def board_scene(
     throws = as_throws(throw) if throw is not None else None
     framed = caption is not None
     layout = layout_for(position.road_length, rules.team_size, width, framed)
-    draw = Recorder()
+    draw = Recorder(named=named)
     effect = _last_effect(position, last_move)
     if effect is not None:
         with draw.group(last_move=str(effect.move), seat=effect.seat):
@@ -299,8 +301,8 @@ def board_scene(
     if caption is not None:
         with draw.group(caption=""):
             draw_caption(draw, layout, t, caption)
-    title = turn_line(position, seat_names, words)
-    if description is None:
+    title = turn_line(position, seat_names, words) if named else ""
+    if description is None and named:
         parts = (title, score_words(position, advantage, words), caption)
         description = " ".join(p if p.endswith((".", "!", "?", "…")) else p + "." for p in parts if p)
     key = (position.road_length, rules.team_size, width, t.name, rules.fire, framed)
@@ -311,6 +313,6 @@ def board_scene(
         static=static_shapes(*key),
         items=draw.shapes(),
         title=title,
-        description=description,
+        description=description or "",
         static_key=key,
     )

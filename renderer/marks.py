@@ -209,7 +209,7 @@ def draw_labels(
     size = badge_size(layout)
     lanes = _landing_lanes(position)
     kinds = _move_kinds(position)
-    moves = _notations(position)
+    moves = _notations(position) if draw.named else {}
     line = max(2, layout.u(1.6))
     for key, text in labels.items():
         cx, cy = label_centre(layout, position, key, lanes)

@@ -16,8 +16,7 @@ Nothing here draws, encodes or reads files.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .layout import Box, Point
 from .theme import RGB
@@ -92,10 +91,15 @@ class Sprite:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """Shapes that together show one thing, named by `attrs` (SVG `data-` attributes without the prefix)."""
+    """Shapes that together show one thing, named by `attrs`: (name, value) pairs, "_" in a name standing
+    for "-" (`move_kind` is SVG's `data-move-kind`), None values left out when written."""
 
-    attrs: tuple[tuple[str, str], ...]
+    attrs: tuple[tuple[str, object], ...]
     items: tuple[Shape, ...]
+
+    def data(self) -> list[tuple[str, str]]:
+        """The attributes as SVG writes them, without the `data-` prefix."""
+        return [(name.replace("_", "-"), str(value)) for name, value in self.attrs if value is not None]
 
 
 Shape = Rect | RoundRect | Ellipse | Polygon | Line | Text | Sprite | Group
@@ -132,33 +136,72 @@ def _box(box: Sequence[float]) -> Box:
     return (int(x0), int(y0), int(x1), int(y1))
 
 
-@dataclass(slots=True)
+class _Grouping:
+    """`Recorder.group`'s context: what is recorded inside goes into one `Group` (a plain class, not
+    `contextlib.contextmanager`: boards open dozens of groups, and a generator each costs)."""
+
+    __slots__ = ("_attrs", "_outer", "_recorder")
+
+    def __init__(self, recorder: Recorder, attrs: tuple[tuple[str, object], ...]) -> None:
+        self._recorder = recorder
+        self._attrs = attrs
+        self._outer: list[Shape] = []
+
+    def __enter__(self) -> None:
+        self._outer = self._recorder.target
+        self._recorder.target = []
+        self._recorder.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        inner = self._recorder.target
+        self._recorder.target = self._outer
+        self._recorder.depth -= 1
+        self._outer.append(Group(self._attrs, tuple(inner)))
+
+
+class _NoGrouping:
+    """`Recorder.group` when groups are not kept: a context that does nothing."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_GROUPING = _NoGrouping()
+
+
 class Recorder:
     """Collects shapes in drawing order, with the names of Pillow's `ImageDraw` methods (so drawing code reads
-    as before); `group(...)` nests what is drawn inside it under a name."""
+    as before); `with recorder.group(name=value, ...):` nests what is drawn inside it under those names.
 
-    items: list[Shape] = field(default_factory=list)
-    _stack: list[tuple[tuple[tuple[str, str], ...], list[Shape]]] = field(default_factory=list)
+    `named=False` records the same shapes without groups: what the PNG painter needs, and cheaper (drawing
+    code asks `named` before working out a name that costs more than a lookup).
+    """
+
+    __slots__ = ("depth", "items", "named", "target")
+
+    def __init__(self, *, named: bool = True) -> None:
+        self.items: list[Shape] = []
+        self.target = self.items  # the list shapes go to: the innermost open group's
+        self.depth = 0
+        self.named = named
 
     def add(self, shape: Shape) -> None:
-        (self._stack[-1][1] if self._stack else self.items).append(shape)
+        self.target.append(shape)
 
-    @contextmanager
-    def group(self, **attrs: object) -> Iterator[None]:
-        """Everything recorded inside is one `Group`; attribute names use "_" for "-" (`move_kind` ->
-        `data-move-kind`), None values are left out."""
-        named = tuple((k.replace("_", "-"), str(v)) for k, v in attrs.items() if v is not None)
-        self._stack.append((named, []))
-        try:
-            yield
-        finally:
-            done, items = self._stack.pop()
-            self.add(Group(done, tuple(items)))
+    def group(self, **attrs: object) -> _Grouping | _NoGrouping:
+        if not self.named:
+            return _NO_GROUPING
+        return _Grouping(self, tuple(attrs.items()))
 
     def rectangle(
         self, box: Sequence[float], fill: RGB | None = None, outline: RGB | None = None, width: int = 1
     ) -> None:
-        self.add(Rect(_box(box), fill, outline, width))
+        self.target.append(Rect(_box(box), fill, outline, width))
 
     def rounded_rectangle(
         self,
@@ -168,12 +211,12 @@ class Recorder:
         outline: RGB | None = None,
         width: int = 1,
     ) -> None:
-        self.add(RoundRect(_box(box), radius, fill, outline, width))
+        self.target.append(RoundRect(_box(box), radius, fill, outline, width))
 
     def ellipse(
         self, box: Sequence[float], fill: RGB | None = None, outline: RGB | None = None, width: int = 1
     ) -> None:
-        self.add(Ellipse(_box(box), fill, outline, width))
+        self.target.append(Ellipse(_box(box), fill, outline, width))
 
     def polygon(
         self,
@@ -182,7 +225,7 @@ class Recorder:
         outline: RGB | None = None,
         width: int = 1,
     ) -> None:
-        self.add(Polygon(_points(xy), fill, outline, width))
+        self.target.append(Polygon(_points(xy), fill, outline, width))
 
     def line(
         self,
@@ -191,16 +234,16 @@ class Recorder:
         width: int = 1,
         joint: str | None = None,
     ) -> None:
-        self.add(Line(_points(xy), fill, width, joint))
+        self.target.append(Line(_points(xy), fill, width, joint))
 
     def text(self, xy: Point, text: str, size: int, colour: RGB, anchor: str = "la") -> None:
-        self.add(Text((int(xy[0]), int(xy[1])), text, size, colour, anchor))
+        self.target.append(Text((int(xy[0]), int(xy[1])), text, size, colour, anchor))
 
     def sprite(self, kind: str, args: tuple[object, ...], xy: Point, size: tuple[int, int]) -> None:
-        self.add(Sprite(kind, args, (int(xy[0]), int(xy[1])), size))
+        self.target.append(Sprite(kind, args, (int(xy[0]), int(xy[1])), size))
 
     def shapes(self) -> tuple[Shape, ...]:
-        if self._stack:
+        if self.depth:
             raise RuntimeError("a group is still open")
         return tuple(self.items)
 

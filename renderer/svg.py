@@ -270,7 +270,7 @@ SPRITES: dict[str, Callable[..., str]] = {
 def _write(out: _Writer, shapes: Sequence[Shape]) -> None:
     for shape in shapes:
         if isinstance(shape, Group):
-            attrs = "".join(f" data-{name}={quoteattr(value)}" for name, value in shape.attrs)
+            attrs = "".join(f" data-{name}={quoteattr(value)}" for name, value in shape.data())
             out.parts.append(f"<g{attrs}>")
             _write(out, shape.items)
             out.parts.append("</g>")
