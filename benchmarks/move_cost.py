@@ -16,8 +16,9 @@ with this process's CPU clock (all its threads: the SQLite thread's work counts)
   JSON), without sending: the simulated Discord's own cost, which a real Discord does not put on the bot, is
   not in these figures (benchmarks/load.py measures with it).
 Before the timed moves of a team size, ten untimed ones fill the caches a running bot has filled (its board's
-background and palette, sprites, the database's statements). Then, in this process and for the same boards: the worker's job (`draw_board`), the PNG alone (`render_board`:
-drawing and encoding) and its encoding alone (palette mapping and zlib).
+background and palette, sprites, the database's statements). Then, in this process and for the same boards:
+the worker's job (`draw_board`), the PNG alone (`render_board`: drawing and encoding) and its encoding alone
+(palette mapping and zlib).
 """
 
 from __future__ import annotations
