@@ -45,13 +45,14 @@ class BoardWords(Mapping[str, str]):
 
 
 def _board_table(lang: str) -> Mapping[str, object]:
+    """The `[board]` table of `lang`'s catalogue, by the dotted keys `bot.ui.i18n` gives them ("board.score")."""
     path = LOCALES / f"{lang}.toml"
     if not path.is_file():
         raise ValueError(f"no catalogue for {lang!r} in {LOCALES}")
     table = tomllib.loads(path.read_text(encoding="utf-8")).get("board", {})
     if not isinstance(table, dict):
         raise ValueError(f"bot/ui/locales/{lang}.toml: [board] must be a table")
-    return table
+    return {f"board.{name}": value for name, value in table.items()}
 
 
 @cache
@@ -62,7 +63,7 @@ def board_words(lang: str) -> BoardWords:
     own, fallback = _board_table(lang), _board_table(FALLBACK)
     found: dict[str, str] = {}
     for key in DEFAULT_TEXTS:
-        message = own.get(key) or fallback[key]
+        message = own.get(f"board.{key}") or fallback[f"board.{key}"]
         if not isinstance(message, str):
             raise ValueError(f"board.{key} in {lang} must be text, not a plural table")
         found[key] = message
