@@ -162,8 +162,10 @@ def _head(out: _Writer, seat: str, right: bool, size: int, pointer: int, theme: 
     base = bx0 + size * 3 / 4 if right else bx0 + size / 4
     tip = w if right else 0
     parts = [
-        f'<polygon points="{_n(base)},{_n(mid - half)} {_n(tip)},{_n(mid)} {_n(base)},{_n(mid + half)}" '
-        f'fill="{_c(t.text)}" stroke="{_c(rim)}" stroke-width="{_n(1 / SS * 2)}"/>',
+        (
+            f'<polygon points="{_n(base)},{_n(mid - half)} {_n(tip)},{_n(mid)} {_n(base)},{_n(mid + half)}" '
+            f'fill="{_c(t.text)}" stroke="{_c(rim)}" stroke-width="{_n(1 / SS * 2)}"/>'
+        ),
         _body(team, bx0, 0, size, fill, rim, line),
     ]
     cx = bx0 + size / 2

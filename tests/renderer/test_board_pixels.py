@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import PIL
 import pytest
@@ -117,8 +118,9 @@ def environment() -> dict[str, str]:
     return {"pillow": PIL.__version__, "font": font_hash}
 
 
-def _recorded() -> dict[str, object]:
-    return json.loads(FIXTURE.read_text())
+def _recorded() -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(FIXTURE.read_text())
+    return found
 
 
 ALL = list(cases())
@@ -131,7 +133,7 @@ def test_the_cases_cover_every_kind_of_board() -> None:
     assert sum(1 for c in ALL if c.position.last_move is not None and c.position.last_move.burns) >= 3
     assert sum(1 for c in ALL if c.position.last_move is not None and c.position.last_move.captures) >= 10
     assert sum(1 for c in ALL if c.options.get("labels")) >= 20
-    assert len(ALL) == len(_recorded()["cases"])  # type: ignore[arg-type]
+    assert len(ALL) == len(_recorded()["cases"])
 
 
 @pytest.mark.parametrize("case", ALL, ids=[case.name for case in ALL])
@@ -139,7 +141,7 @@ def test_board_pixels_are_unchanged(case: Case) -> None:
     recorded = _recorded()
     if recorded["environment"] != environment():
         pytest.skip(f"recorded with {recorded['environment']}, this machine has {environment()}")
-    assert hashes(case) == recorded["cases"][case.name]  # type: ignore[index]
+    assert hashes(case) == recorded["cases"][case.name]
 
 
 def main() -> None:
@@ -152,7 +154,7 @@ def main() -> None:
         print(f"wrote {len(found)} cases to {FIXTURE}")
         return
     recorded = _recorded()["cases"]
-    changed = [name for name, value in found.items() if recorded.get(name) != value]  # type: ignore[union-attr]
+    changed = [name for name, value in found.items() if recorded.get(name) != value]
     print(f"{len(found)} cases, {len(changed)} changed: {changed}")
 
 

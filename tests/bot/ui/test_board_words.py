@@ -31,8 +31,8 @@ def test_a_job_carries_the_language_not_the_words(lang: str) -> None:
 
 def test_a_discord_locale_reads_its_language() -> None:
     assert board_texts("uk") is board_words("uk")
-    assert board_texts("es-419").lang == "es"
-    assert board_texts("xx").lang == DEFAULT_LANGUAGE
+    assert board_texts("es-419") is board_words("es")
+    assert board_texts("xx") is board_words(DEFAULT_LANGUAGE)
 
 
 def test_an_unknown_language_is_refused() -> None:
