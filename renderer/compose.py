@@ -22,7 +22,7 @@ from .fonts import text_width
 from .layout import BEND, Layout, layout_for, up_road
 from .marks import BadLabel, LabelKey, check_labels, draw_event_mark, draw_labels, draw_last_move
 from .panels import draw_caption, draw_frames, draw_header, draw_homes, score_words, turn_line
-from .scene import Recorder, Scene, Shape
+from .scene import NO_GROUP, Recorder, Scene, Shape
 from .sticks import as_throws
 from .texts import resolve
 from .theme import RGB, Theme, get_theme
@@ -150,7 +150,8 @@ def _draw_stack(draw: Recorder, layout: Layout, cell: int, stack: Stack, theme: 
     up = up_road(stack.team, stack.direction)
     height = len(stack.pieces)
     tower = layout.tower(cell, up, height)
-    with draw.group(
+    named = draw.named
+    stack_group = draw.group(
         stack=cell,
         team=stack.team,
         owner=stack.owner,
@@ -158,11 +159,12 @@ def _draw_stack(draw: Recorder, layout: Layout, cell: int, stack: Stack, theme: 
         direction="up" if up else "down",
         height=height,
         captives=len(stack.captives),
-    ):
+    ) if named else NO_GROUP
+    with stack_group:
         for depth, (x, y) in enumerate(tower.slices, start=1):
             seat = stack.pieces[depth]
             captive = seat[0] != stack.team
-            with draw.group(piece=seat, depth=depth, captive="true" if captive else "false"):
+            with draw.group(piece=seat, depth=depth, captive="true" if captive else "false") if named else NO_GROUP:
                 draw.sprite(
                     "slice_",
                     (seat, captive, layout.slice_width, layout.slice_height, theme.name),
@@ -172,7 +174,7 @@ def _draw_stack(draw: Recorder, layout: Layout, cell: int, stack: Stack, theme: 
         digit = layout.text_size if layout.team_size > 1 else 0
         hx, hy = tower.head
         left = hx - layout.piece // 2 - (0 if tower.right else layout.pointer)
-        with draw.group(piece=stack.owner, depth=0):
+        with draw.group(piece=stack.owner, depth=0) if named else NO_GROUP:
             draw.sprite(
                 "head",
                 (stack.owner, tower.right, layout.piece, layout.pointer, theme.name, digit),

@@ -11,13 +11,14 @@ how many wait at home, and what became of its five pieces. Every word comes from
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from puluc import Position, Throw
 from puluc.rules import PIECES_PER_SEAT
 
 from .fonts import text_width
 from .layout import Box, Layout
-from .scene import Recorder
+from .scene import NO_GROUP, Recorder
 from .sticks import draw_throws, throws_width
 from .texts import fill
 from .theme import Theme
@@ -77,7 +78,8 @@ def draw_header(
     turn = None if outcome is not None else position.to_move
     with draw.group(header="", turn=turn, winner=outcome.winner if outcome is not None else None):
         _turn_line(draw, layout, position, theme, throws, names, texts)
-        with draw.group(score=f"{position.scores()['A']}-{position.scores()['B']}"):
+        scores = position.scores() if draw.named else None
+        with draw.group(score=f"{scores['A']}-{scores['B']}" if scores is not None else None):
             _score_line(draw, layout, position, theme, advantage, texts, layout.lines[1])
 
 
@@ -231,18 +233,20 @@ def draw_homes(draw: Recorder, layout: Layout, position: Position, theme: Theme)
         with draw.group(home=team):
             for i, box in enumerate(layout.home_slots(team)):
                 seat = f"{team}{i + 1}"
-                with draw.group(
+                counts = _Counts(position.home(seat), position.killed(seat), position.gone(seat))
+                seat_group = draw.group(
                     seat=seat,
-                    waiting=position.home(seat),
-                    killed=position.killed(seat),
-                    gone=position.gone(seat),
+                    waiting=counts.home,
+                    killed=counts.killed,
+                    gone=counts.gone,
                     to_move="true" if seat == to_move else None,
-                ):
+                ) if draw.named else NO_GROUP
+                with seat_group:
                     if seat == to_move:
                         frame = (box[0], box[1] + 1, box[2] - 1, box[3] - 2)
                         draw.rounded_rectangle(frame, radius=layout.u(4), outline=theme.text,
                                                width=max(2, layout.u(1.2)))
-                    _slot(draw, layout, box, seat, position, theme, digit)
+                    _slot(draw, layout, box, seat, counts, theme, digit)
 
 
 def draw_frames(draw: Recorder, layout: Layout, theme: Theme) -> None:
@@ -264,10 +268,17 @@ def _gate(draw: Recorder, layout: Layout, team: str, theme: Theme) -> None:
     draw.text(((x0 + x1) // 2, (y0 + y1) // 2), team, layout.text_size, theme.ink, "mm")
 
 
-def _pip_states(position: Position, seat: str) -> list[str]:
-    home = position.home(seat)
-    killed = position.killed(seat)
-    gone = position.gone(seat)
+class _Counts(NamedTuple):
+    """What became of a seat's five pieces: waiting at home, killed, gone (burned or spent); the rest are on the
+    road."""
+
+    home: int
+    killed: int
+    gone: int
+
+
+def _pip_states(counts: _Counts) -> list[str]:
+    home, killed, gone = counts
     road = PIECES_PER_SEAT - home - killed - gone
     return ["home"] * home + ["road"] * road + ["killed"] * killed + ["gone"] * gone
 
@@ -277,7 +288,7 @@ def _slot(
     layout: Layout,
     box: Box,
     seat: str,
-    position: Position,
+    counts: _Counts,
     theme: Theme,
     digit: int,
 ) -> None:
@@ -287,18 +298,18 @@ def _slot(
     x = x0 + layout.u(3)
     draw.sprite("icon", (seat, icon, theme.name, digit), (x, cy - icon // 2), (icon, icon))
     x += icon + layout.u(2)
-    waiting = str(position.home(seat))
+    waiting = str(counts.home)
     size = layout.text_size
     draw.text((x, cy), waiting, size, theme.text, "lm")
     x += int(text_width(waiting, size)) + layout.u(3)
     room = x1 - layout.u(2) - x
     pip = layout.u(7)
     if room >= PIECES_PER_SEAT * (pip + layout.u(1)):
-        for k, state in enumerate(_pip_states(position, seat)):
+        for k, state in enumerate(_pip_states(counts)):
             draw.sprite("pip", (seat, state, pip, theme.name), (x + k * (pip + layout.u(1)), cy - pip // 2), (pip, pip))
         return
     # Too narrow for five pips (many seats): the losses as counts, killed first.
-    for state, count in (("killed", position.killed(seat)), ("gone", position.gone(seat))):
+    for state, count in (("killed", counts.killed), ("gone", counts.gone)):
         if not count:
             continue
         text = str(count)

@@ -59,11 +59,11 @@ def _round_rect(image: Image.Image, draw: ImageDraw.ImageDraw, shape: RoundRect)
 
 
 def _polygon(image: Image.Image, draw: ImageDraw.ImageDraw, shape: Polygon) -> None:
-    draw.polygon(list(shape.points), fill=shape.fill, outline=shape.outline, width=shape.width)
+    draw.polygon(shape.points, fill=shape.fill, outline=shape.outline, width=shape.width)
 
 
 def _line(image: Image.Image, draw: ImageDraw.ImageDraw, shape: Line) -> None:
-    draw.line(list(shape.points), fill=shape.fill, width=shape.width, joint=shape.joint)
+    draw.line(shape.points, fill=shape.fill, width=shape.width, joint=shape.joint)
 
 
 def _ellipse(image: Image.Image, draw: ImageDraw.ImageDraw, shape: Ellipse) -> None:

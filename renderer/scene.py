@@ -8,8 +8,10 @@ naming what it shows (`data-cell`, `data-stack`, `data-piece`, `data-move`, ...)
 `chess.svg`, the layout is computed once; only the painting differs.
 
 Coordinates are Pillow's: integer pixels, boxes with inclusive corners (x0, y0, x1, y1). Colours are RGB
-tuples. A `Sprite` names a piece picture by the arguments of the `pieces.py` function that draws it, so
-the PNG painter pastes the cached, anti-aliased sprite and the SVG painter draws the same piece as vectors.
+tuples. A `Sprite` names a piece picture by the arguments of the `pieces.py` function that draws it, so the PNG
+painter pastes the cached, anti-aliased sprite and the SVG painter draws the same piece as vectors. Shapes are
+never changed once recorded; they are plain (not frozen) dataclasses only because a board records a hundred or
+more, and a frozen dataclass costs four times as much to create.
 Nothing here draws, encodes or reads files.
 """
 
@@ -21,10 +23,11 @@ from dataclasses import dataclass
 from .layout import Box, Point
 from .theme import RGB
 
-Coords = tuple[float, ...]
+#: A polygon's or a line's points as Pillow takes them: flat (x0, y0, x1, y1, ...) or as (x, y) pairs.
+Coords = Sequence[float] | Sequence[tuple[float, float]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rect:
     box: Box
     fill: RGB | None = None
@@ -32,7 +35,7 @@ class Rect:
     width: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundRect:
     box: Box
     radius: int
@@ -41,7 +44,7 @@ class RoundRect:
     width: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ellipse:
     box: Box
     fill: RGB | None = None
@@ -49,25 +52,25 @@ class Ellipse:
     width: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Polygon:
-    points: tuple[tuple[float, float], ...]
+    points: Coords
     fill: RGB | None = None
     outline: RGB | None = None
     width: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Line:
     """A polyline `width` px wide; `joint` "curve" rounds its corners (Pillow's `joint`)."""
 
-    points: tuple[tuple[float, float], ...]
+    points: Coords
     fill: RGB
     width: int = 1
     joint: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Text:
     """Bold text at `size` px placed like Pillow's `anchor` ("mm": middle, "lm": left middle, "rm" ...)."""
 
@@ -78,7 +81,7 @@ class Text:
     anchor: str = "la"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sprite:
     """A piece picture at `xy` (its top-left corner), `size` (width, height) px: `kind` is the `pieces.py`
     function ("head", "slice_", "icon", "team_icon", "pip", "captive_tag") and `args` its arguments."""
@@ -89,7 +92,7 @@ class Sprite:
     size: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Group:
     """Shapes that together show one thing, named by `attrs`: (name, value) pairs, "_" in a name standing
     for "-" (`move_kind` is SVG's `data-move-kind`), None values left out when written."""
@@ -123,15 +126,17 @@ class Scene:
     static_key: tuple[object, ...] = ()
 
 
-def _points(xy: Sequence[float] | Sequence[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+def pairs(points: Coords) -> list[tuple[float, float]]:
     """Pillow's flat (x0, y0, x1, y1, ...) or paired coordinates, as pairs."""
-    if xy and isinstance(xy[0], tuple | list):
-        return tuple((p[0], p[1]) for p in xy)  # type: ignore[index]
-    flat: list[float] = list(xy)  # type: ignore[arg-type]
-    return tuple((flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
+    if points and isinstance(points[0], tuple | list):
+        return [(p[0], p[1]) for p in points]  # type: ignore[index]
+    flat: list[float] = list(points)  # type: ignore[arg-type]
+    return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
 
 
 def _box(box: Sequence[float]) -> Box:
+    if type(box) is tuple:  # the drawing code's boxes: kept as given (Pillow takes them as they are)
+        return box
     x0, y0, x1, y1 = box
     return (int(x0), int(y0), int(x1), int(y1))
 
@@ -171,7 +176,9 @@ class _NoGrouping:
         return None
 
 
-_NO_GROUPING = _NoGrouping()
+#: What `Recorder.group` gives when groups are not kept; drawing code that would spend time naming a group
+#: takes it instead when `Recorder.named` is False.
+NO_GROUP = _NoGrouping()
 
 
 class Recorder:
@@ -195,7 +202,7 @@ class Recorder:
 
     def group(self, **attrs: object) -> _Grouping | _NoGrouping:
         if not self.named:
-            return _NO_GROUPING
+            return NO_GROUP
         return _Grouping(self, tuple(attrs.items()))
 
     def rectangle(
@@ -225,7 +232,7 @@ class Recorder:
         outline: RGB | None = None,
         width: int = 1,
     ) -> None:
-        self.target.append(Polygon(_points(xy), fill, outline, width))
+        self.target.append(Polygon(xy, fill, outline, width))
 
     def line(
         self,
@@ -234,13 +241,13 @@ class Recorder:
         width: int = 1,
         joint: str | None = None,
     ) -> None:
-        self.target.append(Line(_points(xy), fill, width, joint))
+        self.target.append(Line(xy, fill, width, joint))
 
     def text(self, xy: Point, text: str, size: int, colour: RGB, anchor: str = "la") -> None:
-        self.target.append(Text((int(xy[0]), int(xy[1])), text, size, colour, anchor))
+        self.target.append(Text(xy, text, size, colour, anchor))
 
     def sprite(self, kind: str, args: tuple[object, ...], xy: Point, size: tuple[int, int]) -> None:
-        self.target.append(Sprite(kind, args, (int(xy[0]), int(xy[1])), size))
+        self.target.append(Sprite(kind, args, xy, size))
 
     def shapes(self) -> tuple[Shape, ...]:
         if self.depth:

@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .fonts import text_width
 from .pieces import SS, digit_ink
-from .scene import Ellipse, Group, Line, Polygon, Rect, RoundRect, Scene, Shape, Sprite, Text
+from .scene import Coords, Ellipse, Group, Line, Polygon, Rect, RoundRect, Scene, Shape, Sprite, Text, pairs
 from .theme import RGB, SEAT_COLOURS, get_theme
 
 FONT_FAMILY = "'DejaVu Sans', 'Bitstream Vera Sans', Verdana, sans-serif"
@@ -56,8 +56,8 @@ def _inner_box(box: tuple[int, int, int, int], outline: RGB | None, width: int) 
     return x0 + half, y0 + half, max(0.0, w - width), max(0.0, h - width)
 
 
-def _points(points: Sequence[tuple[float, float]], shift: float = 0.5) -> str:
-    return " ".join(f"{_n(x + shift)},{_n(y + shift)}" for x, y in points)
+def _points(points: Coords, shift: float = 0.5) -> str:
+    return " ".join(f"{_n(x + shift)},{_n(y + shift)}" for x, y in pairs(points))
 
 
 @dataclass(slots=True)
