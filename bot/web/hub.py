@@ -13,9 +13,11 @@ change feed (`note_change`: another process played; the state is read back). Not
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bot.storage import Change
@@ -35,13 +37,19 @@ class Topic:
     id: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Rendered:
     """One rendering of a topic for one language: the HTML fragment the page swaps in, and its version."""
 
     version: Hashable
     seq: int
     html: str
+
+    @cached_property
+    def event(self) -> bytes:
+        """The Server-Sent Event carrying it, encoded once for all its watchers."""
+        data = json.dumps({"seq": self.seq, "html": self.html}, separators=(",", ":"))
+        return f"id: {self.seq}\nevent: board\ndata: {data}\n\n".encode()
 
 
 class Watcher:

@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.web.common import HUB, lang_of
-from bot.web.hub import Rendered, Topic
+from bot.web.hub import Topic
 from bot.web.i18n import wt
 from bot.web.security import client_address
 
@@ -30,10 +30,6 @@ TRUST_FORWARDED: web.AppKey[bool] = web.AppKey("puluc_web_trust_forwarded", bool
 def _event(name: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
-
-
-def _board(fragment: Rendered) -> bytes:
-    return _event("board", {"seq": fragment.seq, "html": fragment.html}, fragment.seq)
 
 
 async def stream(request: web.Request, topic: Topic, since: int, state: Any) -> web.StreamResponse:
@@ -60,7 +56,7 @@ async def stream(request: web.Request, topic: Topic, since: int, state: Any) -> 
         await response.write(b"retry: 2000\n\n")
         current = hub.current(topic, lang)
         if current is not None and current.seq != since:
-            await response.write(_board(current))
+            await response.write(current.event)
         elif current is None and topic.kind == "game" and getattr(state, "seq", since) != since:
             hub.note_state(topic, state)  # the page is behind already: render what it missed
         while True:
@@ -71,7 +67,7 @@ async def stream(request: web.Request, topic: Topic, since: int, state: Any) -> 
                 continue
             fragment, count = watcher.take()
             if fragment is not None:
-                await response.write(_board(fragment))
+                await response.write(fragment.event)
             if count is not None:
                 await response.write(_event("watchers", {"count": count, "text": wt("live.watching", lang,
                                                                                       count=count)}))
