@@ -14,9 +14,14 @@ processes instead, and gives back their results (bytes, moves, numbers):
   job's function and arguments imports. They do not import the program's main module, as multiprocessing's
   children otherwise do (`_main_module_hidden`): the jobs are functions of importable modules, never of
   `__main__`, and a main script brings all it imports (a benchmark's simulated Discord: 37 MB a worker).
-- The queue is bounded: at most `queue_per_worker` jobs per worker are handed to the processes at a time;
-  callers beyond that wait their turn in arrival order (awaiting, so the event loop stays free) and nothing
-  is dropped. A long waiting line is logged.
+- Jobs run in lanes (`Lane`). The game's own work (a move's board, the AI's move) is urgent: it is handed to
+  the workers before any other job that waits, up to `queue_per_worker` jobs per worker at a time. Other
+  lanes (replays, hints, charts, rules pictures, reviews) are handed over only while a worker is idle and
+  never to every worker at once (one stays for the games), so a board never waits behind them in the
+  executor's own queue. A lane may bound how many of its jobs wait (`Lane.waiting`): one more is refused at
+  once with `ComputeBusy` (the bot says "busy, try again in a minute") rather than waiting long. Callers
+  that wait do so in arrival order within their priority (awaiting, so the event loop stays free). A long
+  waiting line is logged.
 - A worker that dies (killed, out of memory, a crash in native code) breaks the whole executor
   (`BrokenProcessPool`): the pool is rebuilt once per breakage and every job that was in it is tried once
   more; a job whose second try breaks the pool again raises `ComputeFailed` (the callers' fallbacks apply:
@@ -44,8 +49,9 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing import forkserver
 from typing import ParamSpec, TypeVar
 
@@ -66,6 +72,30 @@ LONG_LINE_LOG_SECONDS = 60.0
 
 class ComputeFailed(RuntimeError):
     """A job's worker process died on its first try and again on its retry in a rebuilt pool."""
+
+
+class ComputeBusy(RuntimeError):
+    """A lane's waiting line is full: the job was refused before it waited (nothing was done)."""
+
+    def __init__(self, lane: str, waiting: int) -> None:
+        super().__init__(f"{waiting} {lane} jobs are already waiting for a worker")
+        self.lane = lane
+        self.waiting = waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """A kind of job: `urgent` jobs (the games' boards and AI moves) go before every other waiting job and may
+    use every worker; the others wait for an idle worker and never take the last one. `waiting` bounds how
+    many of the lane's jobs may wait (0: no bound); one more raises `ComputeBusy`."""
+
+    name: str
+    urgent: bool = False
+    waiting: int = 0
+
+
+#: The games' own work: boards after moves, the AI's moves, a lobby's balanced split. Never refused.
+GAME_LANE = Lane("game", urgent=True)
 
 
 def default_workers() -> int:
@@ -153,9 +183,11 @@ class ComputePool:
         preload: tuple[str, ...] = (),
         queue_per_worker: int = QUEUE_PER_WORKER,
         method: str | None = None,
+        lanes: Iterable[Lane] = (),
     ) -> None:
         """`warm_up` runs once in each worker (a module-level function or a `functools.partial` of one);
-        `preload` names modules the fork server imports once, so each new worker starts with them loaded."""
+        `preload` names modules the fork server imports once, so each new worker starts with them loaded;
+        `lanes` are the kinds of job `run_in` accepts besides `GAME_LANE` (a lane not given is refused)."""
         if workers < 0:
             raise ValueError(f"workers must be 0 (threads) or more, not {workers}")
         if queue_per_worker < 1:
@@ -167,7 +199,17 @@ class ComputePool:
         if preload and self.method == "forkserver":
             forkserver.set_forkserver_preload(list(preload))  # the one fork server of this process
         self.limit = workers * queue_per_worker if workers else THREAD_JOBS
-        self._slots = asyncio.Semaphore(self.limit)
+        # Jobs of the non-urgent lanes start only on an idle worker, and never on the last one of several.
+        self._idle_when_below = workers or THREAD_JOBS
+        self.background_limit = max(1, self._idle_when_below - 1)
+        self.lanes: dict[str, Lane] = {GAME_LANE.name: GAME_LANE}
+        for lane in lanes:
+            self.lanes[lane.name] = lane
+        self._handed = 0  # jobs holding a slot (handed to the workers, or about to be)
+        self._handed_background = 0
+        self._urgent_line: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._background_line: collections.deque[asyncio.Future[None]] = collections.deque()
+        self.waiting_in: collections.Counter[str] = collections.Counter()  # callers waiting, by lane
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._generation = 0
         self.rebuilds = 0  # how many times a dead worker made the pool start anew
@@ -206,30 +248,106 @@ class ComputePool:
         return time.perf_counter() - began
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """`fn(*args, **kwargs)` in a worker; its arguments and result cross a process boundary, so they must
-        be picklable and `fn` must be importable by name. Waits for a slot when the queue is full."""
+        """`fn(*args, **kwargs)` in a worker, in the games' urgent lane (`GAME_LANE`); see `run_in`."""
+        return await self._run(GAME_LANE, functools.partial(fn, *args, **kwargs))
+
+    async def run_in(self, lane: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)` in a worker, as a job of `lane` (one of the pool's `lanes`); its arguments and
+        result cross a process boundary, so they must be picklable and `fn` must be importable by name. Waits
+        for a slot when the workers are busy; `ComputeBusy` at once when the lane's waiting line is full."""
+        return await self._run(self.lane(lane), functools.partial(fn, *args, **kwargs))
+
+    def lane(self, name: str) -> Lane:
+        """The lane called `name` (KeyError for a lane this pool was not given)."""
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise KeyError(f"no compute lane {name!r}; the pool has {', '.join(sorted(self.lanes))}") from None
+
+    def check_room(self, name: str) -> None:
+        """`ComputeBusy` when a job of lane `name` would be refused now: asked before an answer is promised
+        (a public "thinking"), so that the refusal stays private."""
+        lane = self.lane(name)
+        if lane.waiting and self.waiting_in[lane.name] >= lane.waiting and not self._may_start(lane):
+            raise ComputeBusy(lane.name, self.waiting_in[lane.name])
+
+    async def _run(self, lane: Lane, call: functools.partial[T]) -> T:
         if self._closed:
             raise RuntimeError("the compute pool is closed")
-        kind = _name(fn)
+        kind = _name(call)
+        if not self._may_start(lane):
+            self.check_room(lane.name)
         self.queued[kind] += 1  # waiting or running, by kind: the bot's /metrics (bot.ops.health)
         try:
-            self.waiting += 1
-            try:
-                self._note_line()
-                await self._slots.acquire()
-            finally:
-                self.waiting -= 1
+            await self._acquire(lane)
             self.running += 1
             try:
-                call = functools.partial(fn, *args, **kwargs)
                 if self.in_process:
                     return await asyncio.to_thread(call)
                 return await self._in_worker(call)
             finally:
                 self.running -= 1
-                self._slots.release()
+                self._release(lane)
         finally:
             self.queued[kind] -= 1
+
+    # -- slots: urgent jobs first, the others only on an idle worker ---------------------------------------
+
+    def _may_start(self, lane: Lane) -> bool:
+        """Whether a job of `lane` may take a slot now, no one of its priority waiting before it."""
+        if lane.urgent:
+            return not self._urgent_line and self._handed < self.limit
+        return (not self._urgent_line and not self._background_line and self._handed < self._idle_when_below
+                and self._handed_background < self.background_limit)
+
+    def _take(self, lane: Lane) -> None:
+        self._handed += 1
+        if not lane.urgent:
+            self._handed_background += 1
+
+    async def _acquire(self, lane: Lane) -> None:
+        if self._may_start(lane):
+            self._take(lane)
+            return
+        line = self._urgent_line if lane.urgent else self._background_line
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line.append(turn)
+        self.waiting += 1
+        self.waiting_in[lane.name] += 1
+        self._note_line()
+        try:
+            await turn  # `_hand_out` takes the slot for us before it sets the result
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release(lane)  # the slot came, but its caller is gone: pass it on
+            else:
+                line.remove(turn)
+                self._hand_out()  # an urgent caller gone may let a waiting other one start
+            raise
+        finally:
+            self.waiting -= 1
+            self.waiting_in[lane.name] -= 1
+
+    def _release(self, lane: Lane) -> None:
+        self._handed -= 1
+        if not lane.urgent:
+            self._handed_background -= 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        """Give the free slots to the waiting callers: every urgent one first, then the others."""
+        while self._urgent_line and self._handed < self.limit:
+            turn = self._urgent_line.popleft()
+            if not turn.done():
+                self._handed += 1
+                turn.set_result(None)
+        while (self._background_line and not self._urgent_line and self._handed < self._idle_when_below
+               and self._handed_background < self.background_limit):
+            turn = self._background_line.popleft()
+            if not turn.done():
+                self._handed += 1
+                self._handed_background += 1
+                turn.set_result(None)
 
     async def _in_worker(self, call: Callable[[], T]) -> T:
         generation = self._generation

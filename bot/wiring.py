@@ -15,6 +15,7 @@ from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.limits import Cache, RateLimits, lanes
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.manager import engine_advisor, system_seed
@@ -37,7 +38,7 @@ async def start_game_services(
     clock: Callable[[], float] = discord_clock,
     seeds: Callable[[], int] = system_seed,
 ) -> GameServices:
-    compute = compute or ComputePool(0)
+    compute = compute or ComputePool(0, lanes=lanes())
     manager = SessionManager(
         storage.games,
         seeds=seeds,
@@ -74,7 +75,19 @@ async def start_game_services(
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute, languages)
+                        tournaments, compute, languages, RateLimits(config.limits, clock),
+                        Cache(REPLAYS_KEPT, REPLAY_BYTES_KEPT, replay_size), Cache(PICTURES_KEPT))
+
+
+# Replays kept: a long 8 v 8's GIF is about 2 MB, so the bytes bound the cache, not the count.
+REPLAYS_KEPT = 64
+REPLAY_BYTES_KEPT = 32 * 1024 * 1024
+PICTURES_KEPT = 64  # the rules pages (one per variant) and the help page, in five languages
+
+
+def replay_size(files: tuple[bytes, str]) -> int:
+    gif, record = files
+    return len(gif) + len(record)
 
 
 async def stop_game_services(found: GameServices) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
 from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.limits import HINT, Cache, lanes
 from bot.logs import bind as bind_log
 from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
 from bot.sessions.ports import GameRecords
@@ -33,7 +34,7 @@ from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.storage.errors import GameNotFound, HostLimitReached
 from bot.storage.shards import Shards
 from bot.storage.types import SeatSpec
-from puluc import Move, Position
+from puluc import Move, Position, Rules
 
 if TYPE_CHECKING:
     from puluc.ai import Hint
@@ -52,7 +53,7 @@ def system_seed() -> int:
 def engine_picker(budget_ms: int, compute: ComputePool | None = None) -> MovePicker:
     """The real AI (`puluc.ai.choose_move`), run in the bot's compute workers (threads of this process when no
     pool is given) so the event loop never waits on it."""
-    pool = compute or ComputePool(0)
+    pool = compute or ComputePool(0, lanes=lanes())
 
     async def pick(position: Position, level: str, rng: random.Random) -> Move:
         from puluc.ai import choose_move
@@ -66,15 +67,27 @@ def engine_picker(budget_ms: int, compute: ComputePool | None = None) -> MovePic
 HINT_BUDGET_MS = 300
 
 
-def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | None = None) -> Advisor:
-    """The real hard player's advice (`puluc.ai.hint`), run in the bot's compute workers (threads of this
-    process when no pool is given) so the event loop never waits on it."""
-    pool = compute or ComputePool(0)
+# Hints kept, by position: one per position asked about lately (a few hundred bytes each).
+HINTS_KEPT = 4096
+
+
+def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | None = None,
+                   cache: Cache[tuple[Rules, str], Hint] | None = None) -> Advisor:
+    """The real hard player's advice (`puluc.ai.hint`), run in the hint lane of the bot's compute workers
+    (threads of this process when no pool is given) so the event loop never waits on it and no game's board
+    waits behind it. Each position's advice is kept (`cache`): asking again costs no search."""
+    pool = compute or ComputePool(0, lanes=lanes())
+    kept: Cache[tuple[Rules, str], Hint] = cache if cache is not None else Cache(HINTS_KEPT)
 
     async def advise(position: Position, rng: random.Random) -> Hint:
         from puluc.ai import hint
 
-        return await pool.run(hint, position, rng, budget_ms)
+        key = (position.rules, position.to_ppn())  # the rules, the position and its throws: all a hint needs
+        found = kept.get(key)
+        if found is None:
+            found = await pool.run_in(HINT.lane.name, hint, position, rng, budget_ms)
+            kept.put(key, found)
+        return found
 
     return advise
 
