@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ActionResult], Awaitable[None]]
+# Timed actions (AI moves, time-outs) running at once, across games: each waits for the database and the AI's
+# worker; more at once would only lengthen the queues there.
+MAX_ACTIONS_AT_ONCE = 32
 EndListener = Callable[[GameState], Awaitable[None]]
 
 
@@ -152,6 +155,7 @@ class SessionManager:
         # it when it checks the channel and the host's count); all others are created at the same time.
         self._creating = KeyedLocks()
         self.deadlines = DeadlineScheduler(clock, self._fire)
+        self._fire_slots = asyncio.Semaphore(MAX_ACTIONS_AT_ONCE)
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -381,7 +385,10 @@ class SessionManager:
             return
         bind_log(game_id=game_id, server_id=session.state.place.guild_id, channel_id=session.state.place.channel_id)
         try:
-            result = await session.on_deadline(self._clock())
+            # Each game fires in its own task (bot.sessions.timers); their actions (a read-back, the AI, a save)
+            # are bounded together, their messages (Discord's answers, retries and 429 pauses) are not.
+            async with self._fire_slots:
+                result = await session.on_deadline(self._clock())
         except NotSaved as exc:
             # Nothing was played; the same deadline is tried again once the database may be back.
             log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,

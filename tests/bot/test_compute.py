@@ -195,13 +195,14 @@ async def main() -> None:
     from functools import partial
     from bot.app import WORKER_PRELOAD
     from bot.compute import ComputePool
+    from bot.limits import lanes
     from bot.cogs.games.boards import board_request, board_texts, chart_request, rules_example
     from bot.ui.pictures import draw_board, draw_chart, draw_legend, draw_position, draw_rating_chart, warm_up
     from bot.cogs.games.replay_files import replay_of
     from puluc.ai import choose_move
     from tests.helpers import finished_bell_game
 
-    pool = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
+    pool = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD, lanes=lanes())
     await pool.start()
     state = await finished_bell_game()
     record = state.game_record()
