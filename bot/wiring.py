@@ -15,6 +15,7 @@ from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.config_spec import MAX_AI_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER, MAX_OPEN_GAMES_PER_SERVER
 from bot.limits import Cache, RateLimits, lanes
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
@@ -45,7 +46,10 @@ async def start_game_services(
         picker=picker or engine_picker(config.ai_budget_ms, compute),
         advisor=engine_advisor(config.ai_budget_ms, compute),
         clock=clock,
-        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds),
+        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds,
+                      max_open_per_server=config.limit(MAX_OPEN_GAMES_PER_SERVER),
+                      max_ai_per_host=config.limit(MAX_AI_GAMES_PER_USER),
+                      max_ai_per_server=config.limit(MAX_AI_GAMES_PER_SERVER)),
         shards=config.shards,
     )
 

@@ -20,10 +20,26 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
-from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.config_spec import (
+    AI_MOVE_DELAY_SECONDS,
+    MAX_AI_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_OPEN_GAMES_PER_USER,
+)
 from bot.limits import HINT, Cache, lanes
 from bot.logs import bind as bind_log
-from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
+from bot.sessions.errors import (
+    ChannelBusy,
+    GameNotOpen,
+    NotAPlayer,
+    NotSaved,
+    SelfChallenge,
+    ServerAIGamesFull,
+    ServerGamesFull,
+    TooManyAIGames,
+    TooManyGames,
+)
 from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
@@ -119,11 +135,15 @@ class KeyedLocks:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
-    AI_MOVE_DELAY_SECONDS (bot/config_spec.py)."""
+    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER,
+    AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER and MAX_AI_GAMES_PER_SERVER
+    (bot/config_spec.py)."""
 
     max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
     ai_delay: float = AI_MOVE_DELAY_SECONDS.default
+    max_open_per_server: int = MAX_OPEN_GAMES_PER_SERVER.default
+    max_ai_per_host: int = MAX_AI_GAMES_PER_USER.default
+    max_ai_per_server: int = MAX_AI_GAMES_PER_SERVER.default
 
 
 class SessionManager:
@@ -242,7 +262,7 @@ class SessionManager:
         casual = replace(options, team_size=1, ranked=False)
         casual.rules()
         async with self._creation(place, player.user_id):
-            self.check_can_host(player.user_id, place)
+            self.check_can_host(player.user_id, place, with_ai=True)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
                      SeatState("B1", ai_seat_name(level), ai_level=level)]
             state = await self._create(player, place, casual, seats)
@@ -258,7 +278,7 @@ class SessionManager:
         seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
         seats += [s for s in finished.seats if s.ai_level is not None]
         async with self._creation(finished.place, player.user_id):
-            self.check_can_host(player.user_id, finished.place)
+            self.check_can_host(player.user_id, finished.place, with_ai=any(s.ai_level is not None for s in seats))
             state = await self._create(player, finished.place, options, seats)
         if state.free_seats():
             return ActionResult(state, None, tuple(Joined(s.seat, s.name, s.ai_level) for s in state.seats))
@@ -305,8 +325,9 @@ class SessionManager:
             async with self._creating.hold(("host", host_id)):
                 yield
 
-    def check_can_host(self, user_id: int, place: Place) -> None:
-        """Raise ChannelBusy or TooManyGames when this user may not open a game here now."""
+    def check_can_host(self, user_id: int, place: Place, *, with_ai: bool = False) -> None:
+        """Raise ChannelBusy, TooManyGames or ServerGamesFull (and, for a game `with_ai` seats, TooManyAIGames
+        or ServerAIGamesFull) when this user may not open a game here now."""
         busy = self.in_channel(place.channel_id)
         if busy is not None:
             s = busy.state
@@ -315,6 +336,29 @@ class SessionManager:
         limit = self.limits.max_open_per_host
         if self.open_count(user_id) >= limit:
             raise TooManyGames(f"user {user_id} hosts {limit} open games", limit=limit)
+        server = [s.state for s in self._sessions.values()
+                  if s.state.place.guild_id == place.guild_id and s.state.tournament_id is None]
+        if place.guild_id is not None and len(server) >= self.limits.max_open_per_server:
+            raise ServerGamesFull(f"server {place.guild_id} has {len(server)} open games",
+                                  limit=self.limits.max_open_per_server)
+        if with_ai:
+            self._check_ai_games(user_id, place.guild_id)
+
+    def _check_ai_games(self, host_id: int | None, guild_id: int | None, *, but: int | None = None) -> None:
+        """The caps on open games with AI seats, per host and per server (game `but` not counted)."""
+        with_ai = [s.state for s in self._sessions.values() if s.state.has_ai_seat and s.game_id != but]
+        hosted = sum(1 for state in with_ai if host_id is not None and state.host_id == host_id)
+        if hosted >= self.limits.max_ai_per_host:
+            raise TooManyAIGames(f"user {host_id} hosts {hosted} games with AI seats",
+                                 limit=self.limits.max_ai_per_host)
+        here = sum(1 for state in with_ai if guild_id is not None and state.place.guild_id == guild_id)
+        if here >= self.limits.max_ai_per_server:
+            raise ServerAIGamesFull(f"server {guild_id} has {here} games with AI seats",
+                                    limit=self.limits.max_ai_per_server)
+
+    def _admit_ai(self, lobby: GameState) -> None:
+        """A lobby about to take its first AI seat must fit the caps on games with AI seats."""
+        self._check_ai_games(lobby.host_id, lobby.place.guild_id, but=lobby.game_id)
 
     async def _create(
         self,
@@ -355,7 +399,8 @@ class SessionManager:
 
     def _add(self, state: GameState) -> GameSession:
         session = GameSession(state, self.records, clock=self._clock, picker=self._picker,
-                              advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed)
+                              advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed,
+                              admit_ai=self._admit_ai)
         self._sessions[state.game_id] = session
         self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
         return session

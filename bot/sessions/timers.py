@@ -14,6 +14,7 @@ again once that fire ends. This module must never touch storage or import discor
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -108,7 +109,7 @@ class DeadlineScheduler:
             del self._deadlines[game_id]
             task = loop.create_task(self._fire_one(game_id), name=f"puluc-deadline-{game_id}")
             self._firing[game_id] = task
-            task.add_done_callback(lambda done, game_id=game_id: self._fired(game_id, done))
+            task.add_done_callback(functools.partial(self._fired, game_id))
         return due
 
     async def run_due(self) -> list[int]:
