@@ -321,7 +321,8 @@ class ComputePool:
             if turn.done() and not turn.cancelled():
                 self._release(lane)  # the slot came, but its caller is gone: pass it on
             else:
-                line.remove(turn)
+                with contextlib.suppress(ValueError):  # already passed over by `_hand_out`
+                    line.remove(turn)
                 self._hand_out()  # an urgent caller gone may let a waiting other one start
             raise
         finally:
