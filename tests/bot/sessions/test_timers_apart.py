@@ -66,7 +66,9 @@ def scheduler_for(clock: FakeClock, fire: Callable[[int], Awaitable[None]], star
     return made
 
 
-async def test_a_slow_fire_does_not_delay_a_game_due_after_it(clock: FakeClock, running: list[DeadlineScheduler]) -> None:
+async def test_a_slow_fire_does_not_delay_a_game_due_after_it(
+    clock: FakeClock, running: list[DeadlineScheduler]
+) -> None:
     fires = Fires()
     slow = fires.hold(1)
     scheduler = scheduler_for(clock, fires, running)
@@ -82,7 +84,9 @@ async def test_a_slow_fire_does_not_delay_a_game_due_after_it(clock: FakeClock, 
 
 
 @pytest.mark.logs_error("deadline of game 1 failed")
-async def test_a_failing_fire_is_retried_and_delays_no_other(clock: FakeClock, running: list[DeadlineScheduler]) -> None:
+async def test_a_failing_fire_is_retried_and_delays_no_other(
+    clock: FakeClock, running: list[DeadlineScheduler]
+) -> None:
     fires = Fires()
     fires.failing.add(1)
     scheduler = scheduler_for(clock, fires, running)
@@ -107,7 +111,9 @@ async def test_the_pass_starts_the_fires_without_waiting_for_them(clock: FakeClo
     assert sorted(fires.ended) == [1, 2] and scheduler.firing == frozenset()
 
 
-async def test_a_game_never_fires_twice_at_once(clock: FakeClock, running: list[DeadlineScheduler]) -> None:
+async def test_a_game_never_fires_twice_at_once(
+    clock: FakeClock, running: list[DeadlineScheduler]
+) -> None:
     fires = Fires()
     held = fires.hold(1)
     scheduler = scheduler_for(clock, fires, running)
