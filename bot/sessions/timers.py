@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 MAX_WAIT_SECONDS = 30.0
 # A deadline whose handler failed (say, the database was locked) is tried again after this pause.
 RETRY_SECONDS = 15.0
+# How long `stop()` lets the fires under way finish (Discord's retries of one message take up to 7.5 s).
+STOP_GRACE_SECONDS = 10.0
 
 
 class DeadlineScheduler:
@@ -46,15 +48,21 @@ class DeadlineScheduler:
             self._spawn()
 
     async def stop(self) -> None:
-        """Stop the loop and wait until its task has ended; fires already running finish first (a fire is a
-        saved action and its message: cutting it short would leave the message behind the game)."""
+        """Stop the loop and wait until its task has ended. Fires already running get `STOP_GRACE_SECONDS` to
+        finish (a fire is a saved action and then its message: cut short, the message would lag behind the
+        game until the next start shows it again); those still running then are cancelled."""
         tasks = {*self._replaced, *([self._task] if self._task is not None else [])}
         self._task = None
         self._sleeping_until = None
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(*self._firing.values(), return_exceptions=True)
+        firing = list(self._firing.values())
+        if firing:
+            _, late = await asyncio.wait(firing, timeout=STOP_GRACE_SECONDS)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*firing, return_exceptions=True)
 
     @property
     def firing(self) -> frozenset[int]:
