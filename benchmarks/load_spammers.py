@@ -67,11 +67,11 @@ def replay_id(stored: Any) -> int | None:
     return None if found is None else int(found.split(":")[2])
 
 
-async def until(condition: Any, what: str, timeout: float = SETUP_TIMEOUT_S) -> Any:
-    deadline = time.perf_counter() + timeout
+async def until(condition: Any, what: str, within: float = SETUP_TIMEOUT_S) -> Any:
+    deadline = time.perf_counter() + within
     while not (found := condition()):
         if time.perf_counter() > deadline:
-            raise RuntimeError(f"spammer set-up: {what} not within {timeout:g} s")
+            raise RuntimeError(f"spammer set-up: {what} not within {within:g} s")
         await asyncio.sleep(0.05)
     return found
 
@@ -158,7 +158,8 @@ class Spammer:
                 before = signature(stored)
                 emit_click(self.env, self.member, stored, move)  # a new position for the next hint
                 deadline = time.perf_counter() + ANSWER_TIMEOUT_S
-                while signature(game_message(self.env, self.hints.id)) == before and time.perf_counter() < deadline:
+                # The simulated Discord's messages are polled, as a player looks at the channel.
+                while signature(game_message(self.env, self.hints.id)) == before and time.perf_counter() < deadline:  # noqa: ASYNC110
                     await asyncio.sleep(0.02)
             else:
                 await asyncio.sleep(pause)

@@ -4,11 +4,9 @@ Deadlines live in the database (the session saves each with its action); this sc
 next one per game in memory, rebuilt from the sessions at start-up, so a deadline that passed while the
 bot was down fires once, right after the restart. The clock is injectable, and the loop waits with plain
 `asyncio.sleep`, so tests can fake time (SimCord's simulated clock included).
-
-Each due game fires in a task of its own, at most one per game at a time: the loop starts the due games' tasks
-and goes back to sleep, never waiting for them, so a fire that is slow (the AI thinking, Discord answering
-429) or fails delays only its own game. A game whose next deadline comes while its fire still runs fires
-again once that fire ends. This module must never touch storage or import discord.
+Each due game fires in a task of its own, one per game at most: the loop starts the due games' fires and goes
+back to sleep without waiting for them, so a slow or failing fire (the AI thinking, Discord answering 429)
+delays only its own game.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class Jobs:
 async def until(condition: Callable[[], bool], what: str) -> None:
     """Let the loop and the threads run until `condition()` holds (a guard against hanging, not a timing)."""
     async def wait() -> None:
-        while not condition():
+        while not condition():  # noqa: ASYNC110 (the jobs' threads change what is polled)
             await asyncio.sleep(0.001)
     try:
         await asyncio.wait_for(wait(), 10)

@@ -20,13 +20,14 @@ import pytest
 import simcord
 
 import puluc.ai
-from bot.cogs.games import replay_files
+from bot.cogs.games import replay_files as replay_module
 from bot.compute import ComputePool, Lane
 from bot.config import Config
 from bot.config_spec import HINTS_PER_MEMBER, REPLAYS_PER_MEMBER, REPLAYS_PER_SERVER
 from bot.limits import REPLAY
 from bot.services import services
 from bot.ui.i18n import t
+from bot.ui.pictures import replay_files as draw_replay
 from tests.helpers import (
     World,
     accepted_challenge,
@@ -136,7 +137,7 @@ async def test_replay_and_hint_spam_never_holds_up_another_games_boards(
     pool = services(world.env.bot).compute
     slots = Slots(pool, monkeypatch)
     # Replays and hints as costly as on a long 8 v 8 (seconds), scaled down: each holds its worker a while.
-    monkeypatch.setattr(replay_files, "replay_files", costly(replay_files.replay_files))
+    monkeypatch.setattr(replay_module, "replay_files", costly(draw_replay))
     monkeypatch.setattr(puluc.ai, "hint", costly(puluc.ai.hint))
     spam: list[Any] = []
     for _ in range(3):

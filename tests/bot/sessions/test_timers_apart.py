@@ -22,7 +22,7 @@ from tests.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, FakeClock, RandomPic
 async def until(condition: Callable[[], bool], what: str) -> None:
     """Let the loop run until `condition()` holds (a guard against hanging, not a timing)."""
     async def wait() -> None:
-        while not condition():
+        while not condition():  # noqa: ASYNC110 (the conditions are the scheduler's own state)
             await asyncio.sleep(0.001)
     try:
         await asyncio.wait_for(wait(), 10)
