@@ -314,13 +314,18 @@ class GameSession:
                 return await self._persist(draft, state)
             return await self._time_out(draft, seat, state)
 
-    async def suggest(self, user_id: int) -> Suggestion:
-        """The move the hard player would make for the caller, with their team's chance to win after it
-        (casual games only, on the caller's turn)."""
+    def check_hint(self, user_id: int) -> GameState:
+        """The state a hint would be given for, or the refusal (a ranked game, not the caller's turn)."""
         state = require_running(self._state)
         if state.ranked:
             raise HintNotAllowed(f"game {state.game_id} is ranked")
         mover(state, user_id)
+        return state
+
+    async def suggest(self, user_id: int) -> Suggestion:
+        """The move the hard player would make for the caller, with their team's chance to win after it
+        (casual games only, on the caller's turn)."""
+        state = self.check_hint(user_id)
         assert state.position is not None and state.seed is not None
         position = state.position
         # The same generator as the AI's move here, so asking twice gives the same answer.

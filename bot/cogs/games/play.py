@@ -151,6 +151,7 @@ class Play(PulucCog):
     @app_commands.command(name=command_name("hint"), description=command_description("hint"))
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         session = self._session_here(interaction)
+        session.check_hint(interaction.user.id)  # a refusal first: it costs nothing and counts nothing
         self.games.limits.take(HINT, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         suggestion = await session.suggest(interaction.user.id)
