@@ -85,7 +85,7 @@ async def start_game_services(
 
 # Replays kept: a long 8 v 8's GIF is about 2 MB, so the bytes bound the cache, not the count.
 REPLAYS_KEPT = 64
-REPLAY_BYTES_KEPT = 32 * 1024 * 1024
+REPLAY_BYTES_KEPT = 16 * 1024 * 1024
 PICTURES_KEPT = 64  # the rules pages (one per variant) and the help page, in five languages
 
 

@@ -204,3 +204,23 @@ async def test_a_full_replay_line_answers_busy_at_once(world: World, monkeypatch
     assert all(not message.attachments for message in pressed.followups)
     replayed = await world.eve.slash(world.games, "puluc replay", game_id=int(replay_button.split(":")[2]))
     assert replayed.ephemeral and said(replayed) == t("limits.busy", "en"), "refused before a public answer"
+
+
+async def test_a_kept_replay_is_forgotten_with_its_player(world: World) -> None:
+    finished = await finished_against_the_ai(world, world.games)
+    (replay_button,) = custom_ids(finished, "puluc:replay:")
+    first = await world.eve.click(finished, custom_id=replay_button)
+    assert first.response is not None and first.response.attachments
+    kept = services(world.env.bot).replays
+    assert len(kept) == 1
+    again = await world.alice.click(finished, custom_id=replay_button)  # drawn once, sent twice
+    assert again.response is not None and kept.hits == 1
+    prompt = await world.carol.slash(world.games, "puluc forget-me")
+    assert prompt.response is not None
+    done = await world.carol.click(prompt.response, label=t("privacy.forget.confirm", "en"))
+    assert done.response is not None and done.response.content != t("privacy.forget.open_game", "en")
+    assert len(kept) == 0, "the replay showing carol's name is not kept after she asked to be forgotten"
+    later = await world.bob.click(finished, custom_id=replay_button)
+    assert later.response is not None
+    (record,) = [a for a in later.response.attachments if a.filename.endswith(".json")]
+    assert "carol" not in (await record.read()).decode()
