@@ -185,6 +185,7 @@ class ComputePool:
         self._urgent_line: collections.deque[asyncio.Future[None]] = collections.deque()
         self._background_line: collections.deque[asyncio.Future[None]] = collections.deque()
         self.waiting_in: collections.Counter[str] = collections.Counter()  # callers waiting, by lane
+        self.refused: collections.Counter[str] = collections.Counter()  # jobs refused as busy, by lane
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._generation = 0
         self.rebuilds = 0  # how many times a dead worker made the pool start anew
@@ -244,6 +245,7 @@ class ComputePool:
         (a public "thinking"), so that the refusal stays private."""
         lane = self.lane(name)
         if lane.waiting and self.waiting_in[lane.name] >= lane.waiting and not self._may_start(lane):
+            self.refused[lane.name] += 1
             raise ComputeBusy(lane.name, self.waiting_in[lane.name])
 
     async def _run(self, lane: Lane, call: functools.partial[T]) -> T:

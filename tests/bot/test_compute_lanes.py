@@ -122,6 +122,7 @@ async def test_a_full_lane_refuses_at_once_and_starts_nothing(pool: ComputePool,
     with pytest.raises(ComputeBusy):
         await pool.run_in(REPLAY.lane.name, jobs.job, "one too many")
     assert "one too many" not in jobs.started and pool.waiting_in[REPLAY.lane.name] == room
+    assert pool.refused[REPLAY.lane.name] == 2  # counted for /metrics (puluc_worker_busy_total)
     pool.check_room(HINT.lane.name)  # another lane has room
     assert await asyncio.wait_for(asyncio.ensure_future(pool.run(_double, 21)), 10) == 42  # and the games too
     jobs.release_all()
