@@ -3,10 +3,11 @@ while the tables of benchmarks/load.py play. Used by benchmarks/load.py (`--spam
 bot.
 
 Each spammer is a member of one of the load's servers with two channels of its own: in one it plays the AI
-(casual, so hints are allowed) and asks `/puluc hint`, then plays the suggested position's first move so that
-its next hint is about a new position (the bot keeps each position's hint); in the other it asks `/puluc
-replay` of the newest finished game of its server it has not replayed yet (its own resigned game when there is
-none), so replays are drawn rather than taken from the bot's cache. Each kind goes on by itself: at once after
+(casual, so hints are allowed) and asks `/puluc hint`, then plays the position's first move so that its next
+hint is about a new position (the bot keeps each position's hint); in the other it first plays `OWN_GAMES`
+games against the AI, `OWN_MOVES` moves each (then resigns), and during the load asks `/puluc replay` of the
+newest finished game of its server it has not replayed yet (one of its own when there is none: those are
+drawn once, then taken from the bot's cache). Each kind goes on by itself: at once after
 an answer, after the time the bot named when it was refused with a limit (a Discord timestamp), after a second
 when the bot said it was busy. What is counted: asked, served, limited, busy, and the time from asking to the
 answer of those served.
@@ -31,6 +32,8 @@ RETRY = re.compile(r"<t:(\d+):R>")
 BUSY_PAUSE_S = 1.0
 ANSWER_TIMEOUT_S = 30.0
 SETUP_TIMEOUT_S = 60.0
+OWN_GAMES = 2  # finished games of its own, to replay
+OWN_MOVES = 30  # moves it plays in each before resigning: a replay of some length
 
 
 @dataclass
@@ -85,21 +88,49 @@ class Spammer:
         self.hints = guild.create_text_channel(f"spam-hints-{index}")
         self.replays = guild.create_text_channel(f"spam-replays-{index}")
         self.tables = tables  # the tables of its server: their finished games are replayed
-        self.own_game: int | None = None
+        self.own_games: list[int] = []
         self.replayed: set[int] = set()
 
     async def set_up(self) -> None:
-        """A finished game of its own (played against the AI and resigned) and a game against the AI to ask
-        hints in, on its turn."""
-        emit_slash(self.env, self.member, self.replays, "puluc ai", {"difficulty": "easy"})
-        await until(lambda: game_message(self.env, self.replays.id), "the first game against the AI")
-        emit_slash(self.env, self.member, self.replays, "puluc resign", {})
-        self.own_game = await until(lambda: replay_id(game_message(self.env, self.replays.id)), "its resigned game")
+        """Finished games of its own, played against the AI, and a game against the AI to ask hints in, on its
+        turn."""
+        for _ in range(OWN_GAMES):
+            self.own_games.append(await self._play_one())
         emit_slash(self.env, self.member, self.hints, "puluc ai", {"difficulty": "easy"})
         await until(self._my_turn, "its turn against the AI")
 
+    async def _play_one(self) -> int:
+        """A game against the AI in its replays channel, `OWN_MOVES` moves long at most; its id once over."""
+        channel = self.replays
+        known = replay_id(game_message(self.env, channel.id))
+
+        def ended() -> int | None:
+            found = replay_id(game_message(self.env, channel.id))
+            return found if found is not None and found != known else None
+
+        emit_slash(self.env, self.member, channel, "puluc ai", {"difficulty": "easy"})
+        await until(lambda: self._turn_in(channel) or ended(), "a game against the AI")
+        for _ in range(OWN_MOVES):
+            turn = self._turn_in(channel)
+            if turn is None:
+                break
+            stored, move = turn
+            before = signature(stored)
+            emit_click(self.env, self.member, stored, move)
+            await until(lambda: signature(game_message(self.env, channel.id)) != before  # noqa: B023 (awaited here)
+                        and (self._turn_in(channel) or ended()), "the AI's answer")
+        game = ended()
+        if game is None:
+            emit_slash(self.env, self.member, channel, "puluc resign", {})
+            game = await until(ended, "its resigned game")
+        return int(game)
+
     def _my_turn(self) -> Any:
-        stored = game_message(self.env, self.hints.id)
+        return self._turn_in(self.hints)
+
+    def _turn_in(self, channel: simcord.ChannelHandle) -> Any:
+        """(the game message, its first move button) while it is this member's turn in `channel`, else None."""
+        stored = game_message(self.env, channel.id)
         if stored is None or str(self.member.id) not in MENTION.findall(stored.content or ""):
             return None
         moves = [cid for cid, disabled in button_ids(stored) if not disabled and kind_of(cid) == "move"]
@@ -167,9 +198,8 @@ class Spammer:
     async def spam_replays(self, record: SpamRecord, until_time: float) -> None:
         while time.perf_counter() < until_time:
             finished = [found for table in self.tables if (found := replay_id(table.game_message())) is not None]
-            fresh = [game for game in finished if game not in self.replayed]
-            game = max(fresh) if fresh else self.own_game
-            assert game is not None
+            fresh = [game for game in (*finished, *self.own_games) if game not in self.replayed]
+            game = max(fresh) if fresh else self.own_games[len(self.replayed) % len(self.own_games)]
             pause = await self.ask(record.replay, "puluc replay", self.replays, {"game_id": game})
             if pause == 0.0:
                 self.replayed.add(game)
