@@ -20,8 +20,8 @@ import pytest_asyncio
 from bot.app import WORKER_PRELOAD
 from bot.cogs.games.boards import board_request, chart_request
 from bot.compute import BACKGROUND_NICENESS, WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
-from bot.limits import HINT, REPLAY, lanes
 from bot.config import ConfigError, load_config
+from bot.limits import HINT, REPLAY, lanes
 from bot.sessions import GameState
 from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
