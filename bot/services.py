@@ -14,11 +14,13 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.limits import Cache, RateLimits, lanes
 from bot.sessions import SessionManager
+from bot.sessions.calls import TurnCaller
 from bot.storage import Storage
 from bot.ui.commands import CommandMentions
 from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
+    from bot.cogs.games.calls import DmNotes
     from bot.cogs.games.presenter import Presenter
     from bot.tournaments.manager import TournamentManager
 
@@ -64,6 +66,8 @@ class GameServices:
     tournaments: TournamentManager
     compute: ComputePool
     languages: GuildLanguages
+    calls: TurnCaller  # turn pings and reminders (bot.sessions.calls)
+    notes: DmNotes  # members to tell that their DMs are closed
     limits: RateLimits  # per-member and per-server rates of the costly answers (bot.limits)
     # Answers that never change, kept while they are asked for: a finished game's replay by (game, language,
     # names), a rules or help picture by (page, language).

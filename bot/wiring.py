@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from discord.ext import commands
 
+from bot.cogs.games.calls import DiscordMessenger, DmNotes
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import Publisher
 from bot.cogs.games.presenter import Presenter
@@ -19,6 +20,7 @@ from bot.config_spec import MAX_AI_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER, MAX_
 from bot.limits import Cache, RateLimits, lanes
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
+from bot.sessions.calls import PingDelays, TurnCaller
 from bot.sessions.manager import engine_advisor, system_seed
 from bot.storage import Storage
 from bot.tournaments.manager import TournamentManager
@@ -67,6 +69,12 @@ async def start_game_services(
         await presenter.show(result)
 
     manager.add_listener(show)
+    # Turn calls: planned as each action commits, sent once the move's board is shown (presenter.on_shown).
+    notes = DmNotes(storage, await storage.calls.dm_refused())
+    delays = PingDelays(config.turn_ping_after_seconds, await storage.server_settings.turn_ping_overrides())
+    calls = TurnCaller(manager, storage.calls, DiscordMessenger(bot, storage, languages, notes, publisher), delays,
+                       clock=clock)
+    presenter.on_shown = calls.board_shown
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage.tournaments, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
@@ -75,12 +83,16 @@ async def start_game_services(
     tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages, mentions_of(bot)).show)
     loaded = await manager.load()
     await tournaments.load()  # after the games: it marks their match games
+    await calls.load()  # after the games: it calls the players of the running ones
+    calls.start()
     manager.start_timers()
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute, languages, RateLimits(config.limits, clock),
-                        Cache(REPLAYS_KEPT, REPLAY_BYTES_KEPT, replay_size), Cache(PICTURES_KEPT))
+                        tournaments, compute, languages, calls=calls, notes=notes,
+                        limits=RateLimits(config.limits, clock),
+                        replays=Cache(REPLAYS_KEPT, REPLAY_BYTES_KEPT, replay_size),
+                        pictures=Cache(PICTURES_KEPT))
 
 
 # Replays kept: a long 8 v 8's GIF is about 2 MB, so the bytes bound the cache, not the count.
@@ -97,5 +109,6 @@ def replay_size(files: tuple[bytes, str]) -> int:
 async def stop_game_services(found: GameServices) -> None:
     await found.tournaments.stop_timers()
     await found.manager.stop_timers()
+    await found.calls.stop()
     await found.manager.settled()
     await found.presenter.close()
