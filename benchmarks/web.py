@@ -51,6 +51,7 @@ def rss_kib() -> int:
 
 async def serve(games: int) -> None:
     from bot.compute import ComputePool
+    from bot.limits import lanes
     from bot.sessions import GameOptions, Place, Player, SessionManager
     from bot.storage import open_storage
     from bot.storage.urls import SqliteUrl
@@ -75,7 +76,8 @@ async def serve(games: int) -> None:
         sessions[lobby.game_id] = session
     links = WebLinks(SECRET)
     unlimited = Limits(per_minute=1e9, burst=10**9, streams=10**9, streams_total=10**9)
-    server = web_server(storage, links, ComputePool(0), host="127.0.0.1", port=0, bar_ms=4, trust_forwarded=False,
+    compute = ComputePool(0, lanes=lanes())
+    server = web_server(storage, links, compute, host="127.0.0.1", port=0, bar_ms=4, trust_forwarded=False,
                         manager=manager, limits=unlimited)
     await server.start()
     paths = {game_id: links.path(f"/g/{game_id}/events", Page("g", game_id), seq=s.state.seq)

@@ -65,6 +65,7 @@ def main(argv: Sequence[str]) -> int:
 async def serve(config: Config, port: int, stop: asyncio.Event | None = None) -> int:
     """Serve until `stop` is set (SIGINT or SIGTERM when None); the exit code."""
     from bot.compute import ComputePool
+    from bot.limits import lanes
     from bot.storage import SchemaTooOld, StorageUnavailable, open_storage
     from bot.ui.links import WebLinks
     from bot.ui.pictures import warm_up
@@ -81,7 +82,7 @@ async def serve(config: Config, port: int, stop: asyncio.Event | None = None) ->
     font = None if config.font_path is None else str(config.font_path)
     # The pages draw SVG boards (light) and, on request, a replay GIF: one worker unless WORKERS says otherwise.
     compute = ComputePool(1 if config.workers is None else config.workers, warm_up=partial(warm_up, font),
-                          preload=("renderer", "bot.ui.pictures", "bot.web.boards"))
+                          preload=("renderer", "bot.ui.pictures", "bot.web.boards"), lanes=lanes())
     await compute.start()
     server = web_server(storage, WebLinks(config.web_secret, config.web_base_url), compute, host=config.web_host,
                         port=port, bar_ms=config.advantage_bar_ms, trust_forwarded=config.web_trust_forwarded)

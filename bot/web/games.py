@@ -10,6 +10,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot.cogs.games.boards import board_texts, seat_names
+from bot.limits import WEB_LANE, WEB_REPLAY_LANE
 from bot.sessions import GameState
 from bot.sessions.rebuild import CorruptGame
 from bot.storage import GameNotFound
@@ -71,7 +72,7 @@ async def game_fragment(app: web.Application, state: GameState, lang: str) -> Re
         board = SvgBoard(state.position, last, tuple(state.turn_throws) if state.status == "running" else (),
                          seat_names(state, lang), board_texts(lang), ctx.bar_ms,
                          describe(state.position, found.names, lang, headline))
-        svg = await ctx.compute.run(draw_svg, board)
+        svg = await ctx.compute.run_in(WEB_LANE.name, draw_svg, board)
     env = aiohttp_jinja2.get_env(app)
 
     def w(message: str, **params: object) -> str:
@@ -122,7 +123,7 @@ async def step_svg(ctx: WebContext, state: GameState, story: list[Step], number:
         names = seat_names(state, lang)
         board = SvgBoard(step.position, step.last, (), names, board_texts(lang), ctx.bar_ms,
                          describe(step.position, names, lang, step.caption))
-        cached = ctx.pictures.put(key, await ctx.once(key, lambda: ctx.compute.run(draw_svg, board)))
+        cached = ctx.pictures.put(key, await ctx.once(key, lambda: ctx.compute.run_in(WEB_LANE.name, draw_svg, board)))
     assert isinstance(cached, str)
     return cached
 
@@ -132,7 +133,8 @@ async def chart_of(ctx: WebContext, state: GameState, story: list[Step], lang: s
     cached = ctx.pictures.get(key)
     if cached is None:
         points = [step for step in story if step.turn or step is story[-1]]
-        values = await ctx.once(key, lambda: ctx.compute.run(chances, [step.position for step in points], ctx.bar_ms))
+        positions = [step.position for step in points]
+        values = await ctx.once(key, lambda: ctx.compute.run_in(WEB_LANE.name, chances, positions, ctx.bar_ms))
         cached = ctx.pictures.put(key, advantage_chart([(s.number, v) for s, v in zip(points, values, strict=True)],
                                                        len(story) - 1, lang) or "")
     assert isinstance(cached, str)
@@ -203,8 +205,9 @@ async def replay_gif(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request)
     gif = ctx.gifs.get((found.game_id, lang))
     if gif is None:
-        made = await ctx.once(("gif", found.game_id, lang), lambda: ctx.compute.run(
-            draw_replay, found.game_record(), REPLAY_THEME, seat_names(found, lang), board_texts(lang)))
+        made = await ctx.once(("gif", found.game_id, lang), lambda: ctx.compute.run_in(
+            WEB_REPLAY_LANE.name, draw_replay, found.game_record(), REPLAY_THEME, seat_names(found, lang),
+            board_texts(lang)))
         gif = ctx.gifs.put((found.game_id, lang), made)
     return web.Response(body=gif, content_type="image/gif", headers={
         "Content-Disposition": f'attachment; filename="puluc-game-{found.game_id}.gif"',

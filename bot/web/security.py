@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Middleware
 
-__all__ = ["CSP", "FRAME_ANCESTORS", "Limits", "RateLimiter", "client_address", "headers_middleware",
-           "limit_middleware"]
+from bot.compute import ComputeBusy
+
+__all__ = ["CSP", "FRAME_ANCESTORS", "Limits", "RateLimiter", "busy_middleware", "client_address",
+           "headers_middleware", "limit_middleware"]
 
 FRAME_ANCESTORS = "'self' https://discord.com https://*.discordsays.com"
 CSP = (
@@ -121,6 +123,21 @@ def _secure(response: web.StreamResponse) -> None:
         return
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+
+
+def busy_middleware() -> Middleware:
+    """A picture refused because its workers' line is full (`ComputeBusy`): 503 with Retry-After, nothing
+    logged as an error (the page works again in a moment)."""
+
+    @web.middleware
+    async def busy(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except ComputeBusy as exc:
+            raise web.HTTPServiceUnavailable(text=f"Busy drawing ({exc.lane}); try again in a moment.\n",
+                                             headers={"Retry-After": "5"}) from exc
+
+    return busy
 
 
 def limit_middleware(limiter: RateLimiter, trust_forwarded: bool) -> Middleware:

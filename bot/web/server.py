@@ -31,7 +31,7 @@ from bot.web.context import WebContext
 from bot.web.hub import Hub, Topic
 from bot.web.live import LIMITER, TRUST_FORWARDED
 from bot.web.pages import add_routes, render_topic
-from bot.web.security import Limits, RateLimiter, headers_middleware, limit_middleware
+from bot.web.security import Limits, RateLimiter, busy_middleware, headers_middleware, limit_middleware
 
 if TYPE_CHECKING:
     from bot.compute import ComputePool
@@ -64,7 +64,8 @@ def build_app(ctx: WebContext, *, limits: Limits | None = None, trust_forwarded:
         return await read_game(ctx.storage.games, topic.id)
 
     limiter = RateLimiter(limits or Limits())
-    app = web.Application(middlewares=[headers_middleware(), limit_middleware(limiter, trust_forwarded)])
+    app = web.Application(middlewares=[headers_middleware(), limit_middleware(limiter, trust_forwarded),
+                                       busy_middleware()])
     hub = Hub(load, render_topic(app), topic_version)
     app[CONTEXT] = ctx
     app[HUB] = hub

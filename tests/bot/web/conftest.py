@@ -10,6 +10,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from aiohttp.web import Application, Request
 
 from bot.compute import ComputePool
+from bot.limits import lanes
 from bot.sessions import SessionManager
 from bot.storage import Storage
 from bot.ui.links import Page, WebLinks
@@ -38,7 +39,7 @@ class Site:
 async def site(storage: Storage, clock: FakeClock) -> AsyncIterator[Site]:
     manager = make_manager(storage.games, clock, first_legal)
     links = WebLinks(SECRET, "http://pages.example")
-    ctx = WebContext(storage, links, ComputePool(0), bar_ms=1)
+    ctx = WebContext(storage, links, ComputePool(0, lanes=lanes()), bar_ms=1)
     app, hub = build_app(ctx, manager=manager, limits=Limits(per_minute=6000, burst=1000))
     follow_sessions(hub, manager, None)
     async with TestClient(TestServer(app)) as client:

@@ -11,6 +11,7 @@ from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.compute import ComputePool
+from bot.limits import lanes
 from bot.sessions import GameOptions
 from bot.ui.links import Page, WebLinks
 from bot.web.context import WebContext
@@ -130,7 +131,7 @@ async def test_rate_limit_per_client_address(storage: object, clock: FakeClock) 
     from bot.storage import Storage
 
     assert isinstance(storage, Storage)
-    ctx = WebContext(storage, WebLinks(SECRET), ComputePool(0))
+    ctx = WebContext(storage, WebLinks(SECRET), ComputePool(0, lanes=lanes()))
     app, _ = build_app(ctx, limits=Limits(per_minute=60, burst=5))
     async with TestClient(TestServer(app)) as client:
         statuses = [(await client.get("/")).status for _ in range(8)]

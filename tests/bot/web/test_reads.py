@@ -11,6 +11,7 @@ from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.compute import ComputePool
+from bot.limits import lanes
 from bot.storage import Change, Storage
 from bot.ui.links import Page, WebLinks
 from bot.web.context import WebContext
@@ -37,7 +38,8 @@ async def test_a_change_is_read_once_for_every_watcher(storage: Storage, clock: 
 
     monkeypatch.setattr(storage.games, "game_log", counted)
     links = WebLinks(SECRET)
-    app, hub = build_app(WebContext(storage, links, ComputePool(0)), limits=Limits(streams=1000, burst=1000))
+    ctx = WebContext(storage, links, ComputePool(0, lanes=lanes()))
+    app, hub = build_app(ctx, limits=Limits(streams=1000, burst=1000))
     async with TestClient(TestServer(app)) as client:
         path = links.path(f"/g/{game_id}/events", Page("g", game_id), seq=session.state.seq)
         streams: list[ClientResponse] = []

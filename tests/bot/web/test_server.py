@@ -12,6 +12,7 @@ import pytest
 from bot.app import PulucBot
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.limits import lanes
 from bot.storage import Storage
 from bot.ui.links import WebLinks
 from bot.web.server import WebUnavailable, web_server
@@ -24,8 +25,8 @@ async def test_a_port_in_use_is_one_line_saying_what_to_set(storage: Storage) ->
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        server = web_server(storage, WebLinks(SECRET), ComputePool(0), host="127.0.0.1", port=port, bar_ms=0,
-                            trust_forwarded=False)
+        server = web_server(storage, WebLinks(SECRET), ComputePool(0, lanes=lanes()), host="127.0.0.1", port=port,
+                            bar_ms=0, trust_forwarded=False)
         with pytest.raises(WebUnavailable) as refused:
             await server.start()
     message = str(refused.value)
