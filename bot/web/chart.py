@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
+from bot.ui.board_words import board_words
 from bot.web.i18n import wt
 
 __all__ = ["advantage_chart"]
@@ -29,6 +30,7 @@ def advantage_chart(points: list[tuple[int, float | None]], last: int, lang: str
     known = [(step, chance) for step, chance in points if chance is not None]
     if len(known) < 2:
         return None
+    percent = board_words(lang)["percent"]  # "50%", "50 %": as the board's bar writes it in this language
     line = " ".join(f"{_x(step, last):.1f},{_y(chance):.1f}" for step, chance in known)
     first, final = round(known[0][1] * 100), round(known[-1][1] * 100)
     title = escape(wt("chart.title", lang))
@@ -36,7 +38,7 @@ def advantage_chart(points: list[tuple[int, float | None]], last: int, lang: str
     grid = []
     for chance in (0.0, 0.5, 1.0):
         y = _y(chance)
-        label = f"{round(chance * 100)}%"
+        label = escape(percent.format(percent=round(chance * 100)))
         grid.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
                     f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     axis = escape(wt("chart.axis", lang))
