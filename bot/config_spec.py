@@ -21,6 +21,10 @@ __all__ = [
     "ADVANTAGE_BAR_MS",
     "AI_BUDGET_MS",
     "AI_MOVE_DELAY_SECONDS",
+    "BOARDS_PER_MEMBER",
+    "BOARDS_PER_SERVER",
+    "CHARTS_PER_MEMBER",
+    "CHARTS_PER_SERVER",
     "COMMAND_COOLDOWN_SECONDS",
     "DATABASE_URL",
     "DEV_GUILD_ID",
@@ -29,16 +33,32 @@ __all__ = [
     "FONT_PATH",
     "HEALTH_HOST",
     "HEALTH_PORT",
+    "HINTS_PER_MEMBER",
+    "HINTS_PER_SERVER",
+    "LIMIT_SETTINGS",
     "LOBBY_EXPIRY_SECONDS",
     "LOG_FORMAT",
     "LOG_LEVEL",
+    "MAX_AI_GAMES_PER_SERVER",
+    "MAX_AI_GAMES_PER_USER",
+    "MAX_OPEN_GAMES_PER_SERVER",
     "MAX_OPEN_GAMES_PER_USER",
+    "REPLAYS_PER_MEMBER",
+    "REPLAYS_PER_SERVER",
+    "RULES_PICTURES_PER_MEMBER",
+    "RULES_PICTURES_PER_SERVER",
     "SETTINGS",
     "SHARD_COUNT",
     "SHARD_IDS",
     "TURN_PING_AFTER_SECONDS",
     "TURN_TIMER_CHOICES",
     "TURN_TIMER_SECONDS",
+    "WEB_BASE_URL",
+    "WEB_HOST",
+    "WEB_PORT",
+    "WEB_SECRET",
+    "WEB_SECRET_MIN_LENGTH",
+    "WEB_TRUST_FORWARDED",
     "WORKERS",
     "ChoiceSetting",
     "CountSetting",
@@ -170,6 +190,29 @@ ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 4, 0, 250, "millisecon
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+# Games need people (bot/sessions/manager.py): a server's open lobbies and games together, and games with an AI
+# seat (against the AI, or a lobby with AI seats) per host and per server. A game that plays itself costs the
+# whole bot's Discord request budget; a tournament's matches are not counted.
+MAX_OPEN_GAMES_PER_SERVER = NumberSetting("MAX_OPEN_GAMES_PER_SERVER", int, 100, 1, 10_000, "games")
+MAX_AI_GAMES_PER_USER = NumberSetting("MAX_AI_GAMES_PER_USER", int, 2, 1, 25, "games")
+MAX_AI_GAMES_PER_SERVER = NumberSetting("MAX_AI_GAMES_PER_SERVER", int, 20, 1, 10_000, "games")
+# How many of each costly answer (bot/limits.py) one member, and all of a server's members together, may ask for
+# a minute; a token bucket of that size refills evenly over the minute, and 0 lifts the limit. A replay of a long
+# 8 v 8 costs about 2 s of CPU and a 2 MB upload; a hint up to AI_BUDGET_MS of search.
+REPLAYS_PER_MEMBER = NumberSetting("REPLAYS_PER_MEMBER", int, 2, 0, 600, "replays a minute")
+REPLAYS_PER_SERVER = NumberSetting("REPLAYS_PER_SERVER", int, 6, 0, 6_000, "replays a minute")
+HINTS_PER_MEMBER = NumberSetting("HINTS_PER_MEMBER", int, 6, 0, 600, "hints a minute")
+HINTS_PER_SERVER = NumberSetting("HINTS_PER_SERVER", int, 30, 0, 6_000, "hints a minute")
+BOARDS_PER_MEMBER = NumberSetting("BOARDS_PER_MEMBER", int, 4, 0, 600, "boards a minute")
+BOARDS_PER_SERVER = NumberSetting("BOARDS_PER_SERVER", int, 30, 0, 6_000, "boards a minute")
+CHARTS_PER_MEMBER = NumberSetting("CHARTS_PER_MEMBER", int, 3, 0, 600, "profile charts a minute")
+CHARTS_PER_SERVER = NumberSetting("CHARTS_PER_SERVER", int, 20, 0, 6_000, "profile charts a minute")
+RULES_PICTURES_PER_MEMBER = NumberSetting(
+    "RULES_PICTURES_PER_MEMBER", int, 6, 0, 600, "rules and help pages a minute"
+)
+RULES_PICTURES_PER_SERVER = NumberSetting(
+    "RULES_PICTURES_PER_SERVER", int, 30, 0, 6_000, "rules and help pages a minute"
+)
 # A lobby (or challenge) nobody starts closes after this long, so it does not hold its channel and its host's
 # open-game count for ever; from a minute to a week.
 LOBBY_EXPIRY_SECONDS = NumberSetting("LOBBY_EXPIRY_SECONDS", int, 3600, 60, 604_800, "seconds")
@@ -223,6 +266,18 @@ class PortSetting:
 HEALTH_PORT = PortSetting("HEALTH_PORT")
 HEALTH_HOST = TextSetting("HEALTH_HOST", "127.0.0.1")
 
+# The web companion (bot/web: live games, replays, leaderboards, tournaments): served inside the bot's process
+# when WEB_PORT is set, or alone by `puluc-bot web`. WEB_BASE_URL is the address people open (behind a reverse
+# proxy with TLS), which the bot's link buttons point at; WEB_SECRET signs the links to a private server's pages
+# (HMAC-SHA256, bot/ui/links.py), so it must be long and random. WEB_TRUST_FORWARDED: the proxy's
+# X-Forwarded-For names the client (rate limits per client address), else every client is the proxy.
+WEB_PORT = PortSetting("WEB_PORT")
+WEB_HOST = TextSetting("WEB_HOST", "127.0.0.1")
+WEB_BASE_URL = TextSetting("WEB_BASE_URL", None)
+WEB_SECRET = TextSetting("WEB_SECRET", None)
+WEB_SECRET_MIN_LENGTH = 32
+WEB_TRUST_FORWARDED = ChoiceSetting("WEB_TRUST_FORWARDED", "NO", ("NO", "YES"))
+
 Setting = (
     TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
     | PortSetting
@@ -242,6 +297,19 @@ SETTINGS: tuple[Setting, ...] = (
     AI_MOVE_DELAY_SECONDS,
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_AI_GAMES_PER_SERVER,
+    REPLAYS_PER_MEMBER,
+    REPLAYS_PER_SERVER,
+    HINTS_PER_MEMBER,
+    HINTS_PER_SERVER,
+    BOARDS_PER_MEMBER,
+    BOARDS_PER_SERVER,
+    CHARTS_PER_MEMBER,
+    CHARTS_PER_SERVER,
+    RULES_PICTURES_PER_MEMBER,
+    RULES_PICTURES_PER_SERVER,
     LOBBY_EXPIRY_SECONDS,
     FINISHED_GAME_RETENTION_DAYS,
     WORKERS,
@@ -250,4 +318,27 @@ SETTINGS: tuple[Setting, ...] = (
     SHARD_IDS,
     HEALTH_PORT,
     HEALTH_HOST,
+    WEB_PORT,
+    WEB_HOST,
+    WEB_BASE_URL,
+    WEB_SECRET,
+    WEB_TRUST_FORWARDED,
+)
+
+#: The limits on what one member or one server may use (caps on games, rates of costly answers): read into
+#: `Config.limits` by name, so that a new limit is one setting here and one entry in this tuple.
+LIMIT_SETTINGS: tuple[NumberSetting[int], ...] = (
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_AI_GAMES_PER_SERVER,
+    REPLAYS_PER_MEMBER,
+    REPLAYS_PER_SERVER,
+    HINTS_PER_MEMBER,
+    HINTS_PER_SERVER,
+    BOARDS_PER_MEMBER,
+    BOARDS_PER_SERVER,
+    CHARTS_PER_MEMBER,
+    CHARTS_PER_SERVER,
+    RULES_PICTURES_PER_MEMBER,
+    RULES_PICTURES_PER_SERVER,
 )

@@ -28,7 +28,8 @@ from bot.cogs.ladders.embeds import (
     profile_embed,
 )
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
-from bot.services import compute_of, mentions_of, storage_of
+from bot.limits import CHART, REPLAY
+from bot.services import compute_of, limits_of, mentions_of, replays_of, storage_of
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
@@ -42,8 +43,10 @@ from bot.ui.i18n import (
     option_name,
     t,
 )
+from bot.ui.links import web_links
 from bot.ui.pictures import draw_rating_chart
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
+from bot.ui.views.web import with_link
 
 HISTORY_LENGTH = 10
 CHART_THEME = "dark"
@@ -72,6 +75,7 @@ class Ladders(PulucCog):
         season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        lang = language_for(interaction.locale)
         if season is not None and scope_id == GLOBAL_SCOPE:
             raise Refusal("error.season.global")
         grace = AckGrace(interaction)
@@ -82,10 +86,12 @@ class Ladders(PulucCog):
             if season < current:  # a closed season: its archived leaderboard
                 embed, view = await grace.run(
                     season_page(interaction, season, ladder, 0, interaction.user.id))
-                await answer(interaction, embed=embed, view=or_missing(view))
+                page = _web_leaderboard(scope_id, ladder, season)
+                await answer(interaction, embed=embed, view=or_missing(with_link(view, page, lang)))
                 return
         embed, view = await grace.run(leaderboard_page(interaction, scope_id, ladder, 0, interaction.user.id))
-        await answer(interaction, embed=embed, view=or_missing(view))
+        page = _web_leaderboard(scope_id, ladder, None)
+        await answer(interaction, embed=embed, view=or_missing(with_link(view, page, lang)))
 
     # -- profile and history ----------------------------------------------------------------------------
 
@@ -95,6 +101,7 @@ class Ladders(PulucCog):
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
+        limits_of(self.bot).take(CHART, interaction.user.id, interaction.guild_id)  # a profile draws its chart
         grace = AckGrace(interaction)
         found = await grace.run(self.storage.players.profile(target.id, interaction.guild_id))
         if found is None:
@@ -104,14 +111,20 @@ class Ladders(PulucCog):
         can_attach = interaction.app_permissions.attach_files
         history = self.storage.ladders.rating_history
         points = await grace.run(history(target.id, ladder)) if ladder and can_attach else ()
+        links = web_links()
+        page = with_link(None, links.profile(target.id) if links is not None else None, lang)
         if not points:
-            await answer(interaction, embed=profile_embed(found, lang, chart=None))
+            await answer(interaction, embed=profile_embed(found, lang, chart=None), view=or_missing(page))
             return
+        compute = compute_of(self.bot)
+        compute.check_room(CHART.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the chart is drawn next
-        png = await compute_of(self.bot).run(draw_rating_chart, chart_series(points), CHART_THEME, board_texts(lang))
+        png = await compute.run_in(CHART.lane.name, draw_rating_chart, chart_series(points), CHART_THEME,
+                                   board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+            view=or_missing(page),
         )
 
     @app_commands.command(name=command_name("history"), description=command_description("history"))
@@ -136,16 +149,21 @@ class Ladders(PulucCog):
         self, interaction: discord.Interaction[Any], game_id: app_commands.Range[int, 1, 2**53]
     ) -> None:
         lang = language_for(interaction.locale)
+        limits_of(self.bot).take(REPLAY, interaction.user.id, interaction.guild_id)
         grace = AckGrace(interaction)
         refusal = await grace.run(self._replay_refusal(interaction, game_id))
         if refusal is not None:
             text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
             await answer(interaction, content=text, ephemeral=True)
             return
+        compute, kept = compute_of(self.bot), replays_of(self.bot)
+        compute.check_room(REPLAY.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
-                                 compute_of(self.bot))
-        await interaction.followup.send(replay.text, files=replay.files)
+                                 compute, kept)
+        links = web_links()
+        page = with_link(None, links.game(game_id) if links is not None else None, lang)
+        await interaction.followup.send(replay.text, files=replay.files, view=or_missing(page))
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
         """The message key of why this game cannot be replayed here, or None if it can."""
@@ -181,6 +199,14 @@ class Ladders(PulucCog):
         await interaction.response.send_message(
             t("privacy.forget.prompt", lang), view=forget_view(interaction.user.id, issued, lang), ephemeral=True
         )
+
+
+def _web_leaderboard(scope_id: int, ladder: str, season: int | None) -> str | None:
+    """The leaderboard's web page (a server's, or every server's), when WEB_BASE_URL is set."""
+    links = web_links()
+    if links is None:
+        return None
+    return links.leaderboard(None if scope_id == GLOBAL_SCOPE else scope_id, ladder, season)
 
 
 def _retention_days(client: discord.Client) -> int:

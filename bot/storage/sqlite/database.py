@@ -19,6 +19,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.errors import ShardsTaken, StorageUnavailable, UnavailableReason
 from bot.storage.shards import Shards
 from bot.storage.sql import migrations
@@ -182,6 +183,10 @@ class SqliteDatabase:
         """The database file's absolute path."""
         return str(self.path.absolute())
 
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        """None: only this process writes the file, and it tells its own listeners."""
+        return None
+
     async def close(self) -> None:
         """Refresh the planner's statistics where they went stale, then close both connections (a second
         close does nothing)."""
@@ -207,10 +212,12 @@ class SqliteDatabase:
         as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
         async with self._write_lock:
             try:
-                await run(self._writer, "BEGIN IMMEDIATE")
+                # BEGIN IMMEDIATE goes to the connection's thread with the first statement (one hand-over less).
+                tx = SqliteTransaction(self._writer, begin="BEGIN IMMEDIATE")
                 try:
-                    yield SqliteTransaction(self._writer)
-                    await run(self._writer, "COMMIT")
+                    yield tx
+                    if tx.begun:
+                        await run(self._writer, "COMMIT")
                 except BaseException:
                     # Shielded so a cancelled task still rolls back before the lock is released (a failed
                     # COMMIT may already have ended the transaction, e.g. SQLITE_FULL rolls back by itself).

@@ -39,7 +39,7 @@ from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
 
 BOT = Path(bot.__file__).parent
-FILE_NAME = re.compile(r"\.(png|gif|json|toml|py|db)$")  # "board.png" names a file, not the [board] table
+FILE_NAME = re.compile(r"\.(png|gif|json|toml|py|db|html|svg)$")  # "board.png" names a file, not the [board] table
 COMMAND_TREE = "the command tree"  # keys that only the command tree can enumerate
 
 
@@ -64,6 +64,8 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "game.unranked.{}": _each(reason.value for reason in UnrankedReason),
     "variant.{}": _each(PRESETS),
     "option.{}": _each(ADDED_RULES),
+    # a rate limit names who used it up (bot.limits.RateLimited.scope)
+    "limits.{}": _each(("member", "server")),
     # a missing permission is named by its flag: the bot's own needs and the members' checks in the cogs
     "perm.{}": _each({*GAME_PERMISSIONS, *THREAD_PERMISSIONS, "manage_guild"}),
     # profiles and history

@@ -1,4 +1,4 @@
--- Retention (SQLite's version 9): when a finished or cancelled game's event log was pruned; NULL while whole.
+-- Retention (SQLite's version 10): when a finished or cancelled game's event log was pruned; NULL while whole.
 
 ALTER TABLE games ADD COLUMN pruned_at double precision;
 

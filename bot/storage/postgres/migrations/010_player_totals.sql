@@ -1,4 +1,4 @@
--- What a profile reads (SQLite's version 10): a player's totals per server and over all servers (scope 0), per
+-- What a profile reads (SQLite's version 11): a player's totals per server and over all servers (scope 0), per
 -- variant, and their current streak of equal ranked results on the all-servers ladders.
 
 CREATE TABLE player_totals (
