@@ -265,6 +265,9 @@ class _PipeWorkers:
         self.numbers = itertools.count(_READY + 1)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.workers: list[_Worker] | None = self._new()
+        # Callers waiting for an idle worker, first come first served: a job is handed only to a worker with
+        # nothing to do, so a board never waits behind a long AI move on one worker while another is free.
+        self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
     def _new(self) -> list[_Worker]:
         # Outside the caller's context variables, as the executor's start is (`_Workers._new`): tools that watch
@@ -311,9 +314,33 @@ class _PipeWorkers:
         """Until every worker has warmed up."""
         await asyncio.gather(*(worker.ready for worker in self._bind() if worker.ready is not None))
 
+    def _idle(self) -> _Worker | None:
+        return next((worker for worker in self._bind() if not worker.jobs), None)
+
+    def _wake(self, count: int = 1) -> None:
+        """Let the first `count` waiting callers look for an idle worker again."""
+        while count > 0 and self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                count -= 1
+
     async def submit(self, call: Callable[[], T]) -> T:
-        workers = self._bind()
-        worker = min(workers, key=lambda w: len(w.jobs))  # an idle one where there is one
+        worker = self._idle()
+        while worker is None:
+            assert self.loop is not None
+            turn: asyncio.Future[None] = self.loop.create_future()
+            self.waiting.append(turn)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._wake()  # woken, then cancelled: the turn passes to the next caller
+                raise
+            finally:
+                with contextlib.suppress(ValueError):
+                    self.waiting.remove(turn)
+            worker = self._idle()
         number = next(self.numbers)
         data = _frame(number, pickle.dumps(call, pickle.HIGHEST_PROTOCOL))
         assert self.loop is not None
@@ -323,7 +350,8 @@ class _PipeWorkers:
         try:
             return await answer  # type: ignore[return-value]
         finally:
-            worker.jobs.pop(number, None)  # a cancelled caller: the worker's answer will be dropped
+            if worker.jobs.pop(number, None) is not None and not worker.jobs:
+                self._wake()  # a cancelled caller: the worker's answer will be dropped
 
     def _write(self, worker: _Worker, data: bytes) -> None:
         if not worker.unsent:
@@ -376,6 +404,8 @@ class _PipeWorkers:
 
     def _answer(self, worker: _Worker, number: int, payload: bytes) -> None:
         answer = worker.ready if number == _READY else worker.jobs.pop(number, None)
+        if number != _READY and not worker.jobs:
+            self._wake()
         if answer is None or answer.done():
             return
         try:
@@ -403,6 +433,7 @@ class _PipeWorkers:
         for worker in broken:
             self._drop(worker, BrokenProcessPool("a compute worker died"))
             worker.process.kill()
+        self._wake(self.count)
 
     def _drop(self, worker: _Worker, error: Exception) -> None:
         if worker.attached and self.loop is not None:
@@ -419,6 +450,7 @@ class _PipeWorkers:
 
     async def close(self) -> None:
         workers, self.workers = self.workers, None
+        self._wake(len(self.waiting))  # each finds the pool closed
         if not workers:
             return
         for worker in workers:
