@@ -16,11 +16,16 @@ import concurrent.futures
 import contextlib
 import contextvars
 import functools
+import itertools
 import logging
 import multiprocessing
+import multiprocessing.process
 import os
+import pickle
 import select
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
@@ -194,6 +199,273 @@ class _Workers:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
+# -- the games' workers: one socket per worker, read by the event loop ------------------------------------------
+# A job and its answer cross as one frame each: its length and number (`_FRAME`), then a pickle. Nothing but the
+# event loop's own reader touches the bot's end: no threads, no locks, no queue of the multiprocessing module.
+_FRAME = struct.Struct("!IQ")
+_READY = 0  # the frame a worker sends once it has warmed up: its process id
+_READ_SIZE = 1 << 18
+
+
+def _serve(sock: socket.socket, warm_up: Callable[[], object] | None, bot_pid: int, niceness: int) -> None:
+    """A games' worker: after `_start_worker`, runs the jobs that arrive on `sock`, one at a time, in order, and
+    answers each with (True, its result) or (False, the exception it raised); ends when the bot's end closes."""
+    _start_worker(warm_up, bot_pid, niceness)
+    incoming = sock.makefile("rb", buffering=_READ_SIZE)
+    sock.sendall(_frame(_READY, pickle.dumps((True, os.getpid()))))
+    while True:
+        header = incoming.read(_FRAME.size)
+        if len(header) < _FRAME.size:
+            return  # the bot closed this worker's socket, or is gone
+        length, number = _FRAME.unpack(header)
+        payload = incoming.read(length)
+        if len(payload) < length:
+            return
+        try:
+            answer = pickle.dumps((True, pickle.loads(payload)()), pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # noqa: BLE001 -- the job's own error (or its result's pickling) goes back to its caller
+            answer = _pickled_error(exc)
+        sock.sendall(_frame(number, answer))
+
+
+def _pickled_error(exc: Exception) -> bytes:
+    try:
+        return pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 -- an exception that does not pickle: its type and text
+        return pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")), pickle.HIGHEST_PROTOCOL)
+
+
+def _frame(number: int, payload: bytes) -> bytes:
+    return _FRAME.pack(len(payload), number) + payload
+
+
+class _Worker:
+    """The bot's side of one games' worker: its process, its socket, and the jobs it was handed."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess, sock: socket.socket) -> None:
+        self.process = process
+        self.sock = sock
+        self.received = bytearray()
+        self.unsent = bytearray()  # what the socket did not take at once (it almost never happens)
+        self.jobs: dict[int, asyncio.Future[object]] = {}
+        self.ready: asyncio.Future[int] | None = None
+        self.attached = False
+
+
+class _PipeWorkers:
+    """The games' worker processes, each with a socket of its own that the event loop reads: handing a job over
+    costs one pickle and one write in the event loop's thread. A worker's death (its socket's end of file) fails
+    every job the group holds with `BrokenProcessPool` and starts the whole group anew, as the executor would."""
+
+    def __init__(self, pool: ComputePool, count: int, niceness: int) -> None:
+        self.pool = pool
+        self.count = count
+        self.niceness = niceness
+        self.generation = 0
+        self.numbers = itertools.count(_READY + 1)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.workers: list[_Worker] | None = self._new()
+        # Callers waiting for an idle worker, first come first served: a job is handed only to a worker with
+        # nothing to do, so a board never waits behind a long AI move on one worker while another is free.
+        self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    def _new(self) -> list[_Worker]:
+        # Outside the caller's context variables, as the executor's start is (`_Workers._new`): tools that watch
+        # the bot's work (the simulated Discord's clock) must not see the processes' start-up.
+        workers = contextvars.Context().run(self._started)
+        if self.loop is not None:
+            for worker in workers:
+                self._attach(worker)
+        return workers
+
+    def _started(self) -> list[_Worker]:
+        pool = self.pool
+        workers = []
+        with _main_module_hidden():
+            for _ in range(self.count):
+                ours, theirs = socket.socketpair()
+                process = pool._context.Process(  # type: ignore[attr-defined]
+                    target=_serve, args=(theirs, pool._warm_up, os.getpid(), self.niceness),
+                    name="puluc-bot-worker", daemon=True,
+                )
+                process.start()
+                theirs.close()
+                ours.setblocking(False)
+                workers.append(_Worker(process, ours))
+        return workers
+
+    def _attach(self, worker: _Worker) -> None:
+        assert self.loop is not None
+        worker.ready = self.loop.create_future()
+        self.loop.add_reader(worker.sock.fileno(), self._readable, worker)
+        worker.attached = True
+
+    def _bind(self) -> list[_Worker]:
+        """The current workers, read by the running event loop (bound on first use)."""
+        if self.workers is None:
+            raise RuntimeError("the compute pool is closed")
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            for worker in self.workers:
+                self._attach(worker)
+        return self.workers
+
+    async def ready(self) -> None:
+        """Until every worker has warmed up."""
+        await asyncio.gather(*(worker.ready for worker in self._bind() if worker.ready is not None))
+
+    def _idle(self) -> _Worker | None:
+        return next((worker for worker in self._bind() if not worker.jobs), None)
+
+    def _wake(self, count: int = 1) -> None:
+        """Let the first `count` waiting callers look for an idle worker again."""
+        while count > 0 and self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                count -= 1
+
+    async def submit(self, call: Callable[[], T]) -> T:
+        worker = self._idle()
+        while worker is None:
+            assert self.loop is not None
+            turn: asyncio.Future[None] = self.loop.create_future()
+            self.waiting.append(turn)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._wake()  # woken, then cancelled: the turn passes to the next caller
+                raise
+            finally:
+                with contextlib.suppress(ValueError):
+                    self.waiting.remove(turn)
+            worker = self._idle()
+        number = next(self.numbers)
+        data = _frame(number, pickle.dumps(call, pickle.HIGHEST_PROTOCOL))
+        assert self.loop is not None
+        answer: asyncio.Future[object] = self.loop.create_future()
+        worker.jobs[number] = answer
+        self._write(worker, data)
+        try:
+            return await answer  # type: ignore[return-value]
+        finally:
+            if worker.jobs.pop(number, None) is not None and not worker.jobs:
+                self._wake()  # a cancelled caller: the worker's answer will be dropped
+
+    def _write(self, worker: _Worker, data: bytes) -> None:
+        if not worker.unsent:
+            try:
+                sent = worker.sock.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self._died(worker)
+                return
+            if sent == len(data):
+                return
+            data = data[sent:]
+            assert self.loop is not None
+            self.loop.add_writer(worker.sock.fileno(), self._writable, worker)
+        worker.unsent += data
+
+    def _writable(self, worker: _Worker) -> None:
+        try:
+            sent = worker.sock.send(worker.unsent)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._died(worker)
+            return
+        del worker.unsent[:sent]
+        if not worker.unsent and self.loop is not None:
+            self.loop.remove_writer(worker.sock.fileno())
+
+    def _readable(self, worker: _Worker) -> None:
+        try:
+            data = worker.sock.recv(_READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._died(worker)
+            return
+        received = worker.received
+        received += data
+        while len(received) >= _FRAME.size:
+            length, number = _FRAME.unpack_from(received)
+            end = _FRAME.size + length
+            if len(received) < end:
+                break
+            payload = bytes(received[_FRAME.size:end])
+            del received[:end]
+            self._answer(worker, number, payload)
+
+    def _answer(self, worker: _Worker, number: int, payload: bytes) -> None:
+        answer = worker.ready if number == _READY else worker.jobs.pop(number, None)
+        if number != _READY and not worker.jobs:
+            self._wake()
+        if answer is None or answer.done():
+            return
+        try:
+            ok, value = pickle.loads(payload)
+        except Exception as exc:  # noqa: BLE001 -- a result whose class this process cannot load
+            answer.set_exception(exc)
+            return
+        if ok:
+            answer.set_result(value)
+        else:
+            answer.set_exception(value)
+
+    def _died(self, worker: _Worker) -> None:
+        if self.workers is not None and worker in self.workers:
+            self.rebuild(self.generation)
+
+    def rebuild(self, generation: int) -> None:
+        """New workers in place of the group with a dead one, once per breakage: every job the old ones held
+        fails with `BrokenProcessPool` (its caller tries it once more)."""
+        if generation != self.generation or self.pool._closed or self.workers is None:
+            return
+        broken, self.workers = self.workers, self._new()
+        self.generation += 1
+        self.pool.rebuilds += 1
+        for worker in broken:
+            self._drop(worker, BrokenProcessPool("a compute worker died"))
+            worker.process.kill()
+        self._wake(self.count)
+
+    def _drop(self, worker: _Worker, error: Exception) -> None:
+        if worker.attached and self.loop is not None:
+            self.loop.remove_reader(worker.sock.fileno())
+            if worker.unsent:
+                self.loop.remove_writer(worker.sock.fileno())
+            worker.attached = False
+        worker.sock.close()
+        for answer in (worker.ready, *worker.jobs.values()):
+            if answer is not None and not answer.done():
+                answer.set_exception(error)
+                answer.exception()  # retrieved: a start-up that nobody awaited logs nothing
+        worker.jobs.clear()
+
+    async def close(self) -> None:
+        workers, self.workers = self.workers, None
+        self._wake(len(self.waiting))  # each finds the pool closed
+        if not workers:
+            return
+        for worker in workers:
+            self._drop(worker, RuntimeError("the compute pool is closed"))  # the worker reads its end of file
+
+        def join() -> None:
+            for worker in workers:
+                worker.process.join(5.0)
+                if worker.process.is_alive():
+                    worker.process.kill()
+                    worker.process.join()
+
+        await asyncio.to_thread(contextvars.Context().run, join)
+
+
 class ComputePool:
     """Runs CPU-bound jobs in worker processes (or, with `workers=0`, in threads)."""
 
@@ -247,7 +519,7 @@ class ComputePool:
         self.queued: collections.Counter[str] = collections.Counter()  # jobs waiting or running, by function
         self._line_logged = 0.0
         self._closed = False
-        self._games = _Workers(self, workers, WORKER_NICENESS) if workers else None
+        self._games = _PipeWorkers(self, workers, WORKER_NICENESS) if workers else None
         self._others = _Workers(self, self.background_workers, BACKGROUND_NICENESS) if workers else None
 
     @property
@@ -258,9 +530,9 @@ class ComputePool:
     async def start(self) -> float:
         """Wait until every worker has started and warmed up; return how many seconds that took."""
         began = time.perf_counter()
-        starting = [future for group in (self._games, self._others) if group is not None for future in group.starting]
-        if starting:
-            await asyncio.gather(*(asyncio.wrap_future(future) for future in starting))
+        starting = [asyncio.wrap_future(future) for future in self._others.starting] if self._others else []
+        if self._games is not None:
+            await asyncio.gather(self._games.ready(), *starting)
         return time.perf_counter() - began
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -377,7 +649,7 @@ class ComputePool:
                 self._handed_background += 1
                 turn.set_result(None)
 
-    async def _in_worker(self, call: Callable[[], T], group: _Workers) -> T:
+    async def _in_worker(self, call: Callable[[], T], group: _Workers | _PipeWorkers) -> T:
         generation = group.generation
         try:
             return await self._submit(call, group)
@@ -391,7 +663,9 @@ class ComputePool:
             group.rebuild(generation)
             raise ComputeFailed(f"the worker died twice running {_name(call)}") from exc
 
-    async def _submit(self, call: Callable[[], T], group: _Workers) -> T:
+    async def _submit(self, call: Callable[[], T], group: _Workers | _PipeWorkers) -> T:
+        if isinstance(group, _PipeWorkers):
+            return await group.submit(call)
         if group.executor is None:
             raise RuntimeError("the compute pool is closed")
         # Through the loop's executor hook (not `executor.submit`), so that tools watching the loop's work (the

@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.seeds import ai_rng
 from puluc import GameRecord, MoveEffect, Position, Throw
 
-#: The post-game advantage chart: at most this many points (sampled evenly over the turns), each a search of
-#: this budget. Against Bell's exact chances (research/exact_1v1.py) a larger budget is no closer to the eye,
-#: and it keeps a worker that boards wait for busy longer.
+#: The post-game advantage chart: at most this many points (sampled evenly over the turns), each the board bar's
+#: estimate (`puluc.ai.bar_chance`); the budget is the search's on the army-route duels other than Bell, the only
+#: rules whose estimate is a search.
 CHART_MAX_POINTS = 120
 CHART_POINT_BUDGET_MS = 8.0
 
@@ -38,8 +37,8 @@ class ChartRequest:
     """A finished game's advantage chart, as `draw_chart` draws it."""
 
     record: GameRecord
-    seed: int  #: the game's seed: each point's search is seeded by (seed, its event number)
-    budget_ms: float  #: thinking per point
+    seed: int  #: the game's seed (the estimates no longer need it)
+    budget_ms: float  #: thinking per point where the estimate is a search (`puluc.ai.bar_chance`)
     max_points: int
     texts: Mapping[str, str]
 
@@ -139,16 +138,19 @@ def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[i
 def draw_chart(request: ChartRequest) -> bytes | None:
     """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
     end, plotted by turn number; None when the game had fewer than two turns."""
-    from puluc.ai import win_probability
+    from bot.exact import bell_table
+    from puluc.ai import bar_chance
     from renderer import render_chart
 
     starts = turn_starts(request.record)
     if sum(1 for _, position in starts if position.must_throw and not position.is_over) < 2:
         return None
     turn_of = {number: turn for turn, (number, _) in enumerate(starts, start=1)}
-    # Each estimate uses the generator of the event it starts at, so a game's chart is the same every time.
+    # The board's own "who is ahead" estimate (`advantage`): exact on Bell 1 v 1, deterministic elsewhere but
+    # on the other army-route duels (a search of `budget_ms`), so the chart matches the bars the players saw.
+    table = bell_table()
     series: list[tuple[object, float]] = [
-        (turn_of[number], win_probability(position, ai_rng(request.seed, number), request.budget_ms))
+        (turn_of[number], bar_chance(position, table, request.budget_ms))
         for number, position in sample_evenly(starts, request.max_points)
     ]
     return render_chart(series, kind="advantage", texts=request.texts)

@@ -53,6 +53,13 @@ def pid() -> int:
     return os.getpid()
 
 
+def held_until(marker: str) -> int:
+    """A job that runs until the marker file exists (a long AI move, say)."""
+    while not Path(marker).exists():
+        time.sleep(0.01)
+    return os.getpid()
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def pool() -> AsyncIterator[ComputePool]:
     made = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD, lanes=lanes())
@@ -78,6 +85,20 @@ async def test_charts_drawn_in_workers_are_the_ones_drawn_in_process(pool: Compu
     in_process = draw_chart(request)
     assert in_process is not None
     assert await pool.run(draw_chart, request) == in_process
+
+
+@in_module_loop
+async def test_a_job_never_waits_behind_a_long_one_while_another_worker_is_free(
+    pool: ComputePool, tmp_path: Path
+) -> None:
+    marker = tmp_path / "done"
+    long = asyncio.create_task(pool.run(held_until, str(marker)))
+    await asyncio.sleep(0.1)  # the long job is handed to a worker
+    # Two jobs at once: the second must wait for the free worker, not queue behind the long job (which would
+    # never end, since it waits for the marker written only after these return).
+    quick = await asyncio.wait_for(asyncio.gather(pool.run(held, 0.05), pool.run(held, 0.05)), 60)
+    marker.write_text("done")
+    assert await long not in set(quick)
 
 
 @in_module_loop
