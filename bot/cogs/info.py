@@ -17,6 +17,7 @@ from bot.cogs.games import texts
 from bot.cogs.games.boards import board_texts, rules_example
 from bot.services import compute_of
 from bot.sessions import DEFAULT_VARIANT
+from bot.ui.describe import describe_board
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -28,6 +29,7 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.pictures import draw_legend, draw_position
+from renderer.legend import EXAMPLE_NAMES, example_position
 
 
 class Info(PulucCog):
@@ -42,11 +44,14 @@ class Info(PulucCog):
         page = rules_page(lang, variant)
         await interaction.response.defer(ephemeral=True, thinking=True)
         example = variant or DEFAULT_VARIANT
-        picture = await compute_of(self.bot).run(draw_position, rules_example(example), board_texts(lang))
+        position = rules_example(example)
+        picture = await compute_of(self.bot).run(draw_position, position, board_texts(lang))
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = texts.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(picture), filename=texts.BOARD_FILE), ephemeral=True
+            embed=embed, file=discord.File(io.BytesIO(picture), filename=texts.BOARD_FILE,
+                                           description=describe_board(position, lang)),
+            ephemeral=True,
         )
 
     @app_commands.command(name=command_name("help"), description=command_description("help"))
@@ -56,7 +61,8 @@ class Info(PulucCog):
         legend = await compute_of(self.bot).run(draw_legend, board_texts(lang))
         await interaction.followup.send(
             embeds=texts.help_embeds(lang),
-            file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE),
+            file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE,
+                              description=describe_board(example_position(), lang, EXAMPLE_NAMES)),
             ephemeral=True,
         )
 

@@ -132,6 +132,12 @@ def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[i
 def draw_chart(request: ChartRequest) -> bytes | None:
     """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
     end, plotted by turn number; None when the game had fewer than two turns."""
+    drawn = draw_chart_with_points(request)
+    return drawn[0] if drawn is not None else None
+
+
+def draw_chart_with_points(request: ChartRequest) -> tuple[bytes, list[tuple[object, float]]] | None:
+    """`draw_chart`'s PNG with the points it plots (turn, team A's chance), which its description tells."""
     from puluc.ai import win_probability
     from renderer import render_chart
 
@@ -144,7 +150,7 @@ def draw_chart(request: ChartRequest) -> bytes | None:
         (turn_of[number], win_probability(position, ai_rng(request.seed, number), request.budget_ms))
         for number, position in sample_evenly(starts, request.max_points)
     ]
-    return render_chart(series, kind="advantage", texts=request.texts)
+    return render_chart(series, kind="advantage", texts=request.texts), series
 
 
 # -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------

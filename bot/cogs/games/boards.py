@@ -9,6 +9,7 @@ from functools import cache
 
 from bot.cogs.games.texts import seat_name
 from bot.sessions import GameState
+from bot.ui.describe import describe_board
 from bot.ui.i18n import DEFAULT_LANGUAGE, catalogue, language_for
 from bot.ui.pictures import CHART_MAX_POINTS, BoardRequest, ChartRequest
 from puluc import Move, MoveEffect, Position, Rules
@@ -64,6 +65,15 @@ def board_request(
         seed=state.seed or 0,
         seq=state.seq,
     )
+
+
+def board_description(state: GameState, lang: str, happened: str | None = None) -> str:
+    """The words of the game message's board (its alt text, and `/puluc board text:true`): whose turn, the
+    throws, every stack, each seat's pieces, the score and, when given, what just happened."""
+    if state.position is None:
+        raise ValueError(f"game {state.game_id} has no board yet: it is {state.status}")
+    throws = tuple(state.turn_throws) if state.status == "running" else ()
+    return describe_board(state.position, lang, seat_names(state, lang), throws=throws, happened=happened)
 
 
 def chart_request(

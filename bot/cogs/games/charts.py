@@ -13,7 +13,8 @@ from bot.cogs.games.boards import chart_request
 from bot.cogs.games.delivery import Publisher
 from bot.compute import ComputePool
 from bot.sessions import GameState
-from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart
+from bot.ui.describe import describe_chart
+from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart_with_points
 
 log = logging.getLogger(__name__)
 
@@ -39,20 +40,25 @@ class Charts:
         self._drawing.add(task)
         task.add_done_callback(self._drawing.discard)
 
-    async def draw(self, state: GameState, lang: str) -> bytes | None:
-        """The chart, or None: a failure here must never cost the players their result."""
+    async def draw(self, state: GameState, lang: str) -> tuple[bytes, str] | None:
+        """The chart and its description, or None: a failure here must never cost the players their result."""
         try:
             request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang)
-            return await self._compute.run(draw_chart, request)
+            drawn = await self._compute.run(draw_chart_with_points, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
+        if drawn is None:
+            return None
+        png, series = drawn
+        return png, describe_chart(series, lang)
 
     async def _add(self, state: GameState, lang: str, message: discord.Message) -> None:
         async with self._slots:
-            chart = await self.draw(state, lang)
-        if chart is None:
+            drawn = await self.draw(state, lang)
+        if drawn is None:
             return
+        chart, description = drawn
         channel = await self._publisher.channel(state.place.channel_id)
         if channel is None:
             log.warning("game %d: its advantage chart is not shown (the channel cannot be reached)", state.game_id)
@@ -60,7 +66,8 @@ class Charts:
         shown = list(message.attachments)  # kept as they are: the final board stays, nothing is uploaded again
 
         def with_chart() -> dict[str, Any]:
-            return {"attachments": [*shown, discord.File(io.BytesIO(chart), filename=CHART_FILE)]}
+            return {"attachments": [*shown, discord.File(io.BytesIO(chart), filename=CHART_FILE,
+                                                                description=description)]}
 
         # Only the attachments change: the text, the result and the Rematch button stay as they are.
         await self._publisher.edit(channel, message.id, with_chart)

@@ -133,8 +133,16 @@ class Play(PulucCog):
         return found[:MAX_CHOICES]
 
     @app_commands.command(name=command_name("board"), description=command_description("board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.rename(text=option_name("board", "text"))
+    @app_commands.describe(text=option_description("board", "text"))
+    async def board(self, interaction: discord.Interaction[Any], text: bool = False) -> None:
         session = self._session_here(interaction)
+        if text:
+            # The board in words, as the picture's alt text says it, for the caller alone: nothing is reposted.
+            description = await self.games.presenter.description(session.state)
+            await interaction.response.send_message(description, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
         await interaction.response.defer(thinking=True)
         await self.games.presenter.repost(session.state, interaction)
 

@@ -13,8 +13,10 @@ from bot.cogs.games.boards import board_texts, seat_names
 from bot.cogs.games.texts import variant_label
 from bot.compute import ComputePool
 from bot.sessions import GameState
+from bot.ui.describe import MAX_DESCRIPTION, describe_board
 from bot.ui.i18n import t
 from bot.ui.pictures import replay_files
+from puluc import MoveEvent, Position
 
 REPLAY_THEME = "dark"
 
@@ -25,6 +27,18 @@ class Replay:
 
     text: str
     files: list[discord.File]
+
+
+def replay_description(state: GameState, lang: str) -> str:
+    """The replay GIF in words: the game, its number of moves and its final board."""
+    record = state.game_record()
+    moves = sum(1 for event in record.events if isinstance(event, MoveEvent))
+    head = t("describe.replay", lang, game_id=state.game_id, variant=variant_label(state.variant, lang),
+             count=moves, board="")
+    final = state.position if state.position is not None else Position.start(record.rules, record.first)
+    board = describe_board(final, lang, seat_names(state, lang), limit=MAX_DESCRIPTION - len(head))
+    return t("describe.replay", lang, game_id=state.game_id, variant=variant_label(state.variant, lang),
+             count=moves, board=board)
 
 
 async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool) -> Replay:
@@ -39,7 +53,8 @@ async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: C
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
     key = "ladder.replay.done"
     if len(gif) + len(record_json) <= filesize_limit:
-        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
+        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif",
+                                     description=replay_description(state, lang)))
     else:
         key = "ladder.replay.too_big"
     return Replay(t(key, lang, game_id=game_id, variant=variant_label(state.variant, lang)), files)

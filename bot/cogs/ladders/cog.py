@@ -33,6 +33,7 @@ from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
 from bot.storage.types import GLOBAL_SCOPE, Game
+from bot.ui.describe import describe_rating_chart
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -108,10 +109,12 @@ class Ladders(PulucCog):
             await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
         await grace.now()  # the chart is drawn next
-        png = await compute_of(self.bot).run(draw_rating_chart, chart_series(points), CHART_THEME, board_texts(lang))
+        series = chart_series(points)
+        png = await compute_of(self.bot).run(draw_rating_chart, series, CHART_THEME, board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
-            file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+            file=discord.File(io.BytesIO(png), filename=CHART_FILE,
+                              description=describe_rating_chart(series, found.display_name, lang)),
         )
 
     @app_commands.command(name=command_name("history"), description=command_description("history"))

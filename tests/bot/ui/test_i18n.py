@@ -35,7 +35,7 @@ COMMANDS: dict[str, set[str]] = {
     "challenge": {"opponent", "variant", "ranked"},
     "ai": {"difficulty", "variant"},
     "move": {"move"},
-    "board": set(),
+    "board": {"text"},
     "resign": set(),
     "hint": set(),
     "rules": {"variant"},
