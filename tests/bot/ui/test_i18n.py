@@ -48,6 +48,8 @@ COMMANDS: dict[str, set[str]] = {
     "replay": {"game_id"},
     "privacy": set(),
     "forget-me": set(),
+    "learn": {"lesson"},
+    "review": {"game_id", "seat"},
     "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
     "season": set(),  # a group of /puluc-admin: `season start`
 }
