@@ -22,7 +22,7 @@ from puluc import STICK_TABLES, Move, MoveEffect, Position, Rules, Throw
 #: Ways the four sticks fall with k counting sides up (of 16): C(4, k).
 WAYS = (1, 4, 6, 4, 1)
 #: The answers of the lesson on the throw of 5: how many times in 16 a throw comes.
-CHANCE_ANSWERS = ("1", "4", "6", "8")
+CHANCE_ANSWERS = ("1", "4", "6")
 
 
 def board(length: int, cells: Mapping[int, str]) -> str:
@@ -58,7 +58,6 @@ class Lesson:
     right: frozenset[str]  #: the moves that do the lesson's thing (notation), or the right answer
     team_size: int = 1
     answers: tuple[str, ...] = ()  #: a question's answers; empty for a move lesson
-    faces: tuple[bool, bool, bool, bool] | None = None  #: a question's sticks as the board draws them
 
     @cached_property
     def rules(self) -> Rules:
@@ -76,14 +75,11 @@ class Lesson:
 
     def position(self) -> Position:
         """The board the member decides on: built from the PPN by the engine, the throws in hand (a question's
-        board is the position before its throw: a throw of no move would pass the turn at once)."""
-        before = Position.from_ppn(self.rules, self.ppn)
-        return before if self.is_question else before.throw(list(self.throws))
+        board shows its sticks the same way, as an example of a throw)."""
+        return Position.from_ppn(self.rules, self.ppn).throw(list(self.throws))
 
     def sticks(self) -> tuple[Throw, ...]:
-        """The sticks the board draws: the lesson's throws, or the question's."""
-        if self.faces is not None:
-            return (Throw(self.faces, self.rules.sticks),)
+        """The sticks the board draws: the lesson's throws."""
         return tuple(Throw.for_value(value, self.rules.sticks) for value in self.throws)
 
     def choices(self) -> list[str]:
@@ -146,8 +142,7 @@ LESSONS: tuple[Lesson, ...] = (
     # Carry captives home: on Bell's road a stack walks on into the enemy's home; its captives are killed.
     Lesson("home", "bell", {2: "A1+", 7: "A1B1+", 8: "B1+"}, "A1:3,B1:3", (3,), frozenset({"3:7"})),
     # Why a throw of 5 is rare: all four sticks must fall blank, 1 way in 16.
-    Lesson("five", "bell", {}, "A1:5,B1:5", (5,), frozenset({"1"}), answers=CHANCE_ANSWERS,
-           faces=(False, False, False, False)),
+    Lesson("five", "bell", {}, "A1:5,B1:5", (5,), frozenset({"1"}), answers=CHANCE_ANSWERS),
     # Ants: a piece that captures turns back at once and walks its captives to its own home.
     Lesson("ants", "ants", {3: "A1+", 5: "B1+"}, "A1:4,B1:4", (2,), frozenset({"2:3"})),
     # Eagle: the strike kills the enemy piece, and the eagle is spent.
@@ -158,9 +153,8 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("fire", "fire", {1: "A1+", 3: "A1+", 7: "B1+"}, "A1:3,B1:4", (2,), frozenset({"2:H"})),
     # Culin: a free piece runs off the last cell and on from cell 1.
     Lesson("culin", "culin", {2: "B1+", 8: "A1+"}, "A1:4,B1:4", (3,), frozenset({"3:8"})),
-    # The village sticks: one marked side is no move.
-    Lesson("village", "village", {}, "A1:5,B1:5", (), frozenset({"1"}), answers=("0", "1", "2", "3", "4"),
-           faces=(True, False, False, False)),
+    # The village sticks: one marked side is no move (the board shows a throw of two marked sides).
+    Lesson("village", "village", {}, "A1:5,B1:5", (2,), frozenset({"1"}), answers=("0", "1", "2", "3", "4")),
     # Teams: two throws a turn, and one active piece: no entering while a piece of yours is on top.
     Lesson("team", "ants", {4: "A1+", 7: "B1+", 12: "A2+", 15: "B2+"}, "A1:4,B1:4,A2:4,B2:4", (3, 2),
            frozenset({"3:4"}), team_size=2),

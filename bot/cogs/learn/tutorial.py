@@ -139,7 +139,7 @@ def after_view(index: int, lang: str) -> discord.ui.View:
 async def _draw(interaction: discord.Interaction[Any], lesson: Lesson, position: Position, lang: str, *,
                 labelled: bool, happened: str | None = None) -> tuple[bytes, str]:
     seats = names(lesson, interaction.user.display_name, lang)
-    throws = lesson.sticks() if position.pending or lesson.is_question else ()
+    throws = lesson.sticks() if position.pending else ()
     request = BoardRequest(position=position, last=None, throws=throws, names=seats, texts=board_texts(lang),
                            labels_up_to=MAX_MOVE_BUTTONS if labelled else 0, bar_ms=0, seed=0, seq=0)
     png = await compute_of(interaction.client).run(draw_board, request)
@@ -157,9 +157,8 @@ def verdict_text(lesson: Lesson, verdict: Verdict, lang: str) -> str:
     """Why a choice was right or wrong, in the game's words."""
     values = dict(verdict.values)
     if lesson.key == "five":
-        throws = values.get("throws")
-        if not isinstance(throws, list) or not throws:
-            return t("learn.five.none", lang, ways=values["ways"])
+        throws = values["throws"]
+        assert isinstance(throws, list)  # every answer offered is how often some throw comes
         return t(verdict.reason, lang, ways=values["ways"], throws=join_list([str(v) for v in throws], lang))
     if lesson.key == "village":
         return t(verdict.reason, lang, marked=values["marked"], value=values["value"], ways=values["ways"])
