@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.cogs.base import PulucCog
 from bot.cogs.games import texts
 from bot.cogs.games.boards import board_texts, rules_example
-from bot.services import compute_of
+from bot.services import compute_of, theme_of
 from bot.sessions import DEFAULT_VARIANT
 from bot.ui.describe import describe_board
 from bot.ui.i18n import (
@@ -45,7 +45,8 @@ class Info(PulucCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         example = variant or DEFAULT_VARIANT
         position = rules_example(example)
-        picture = await compute_of(self.bot).run(draw_position, position, board_texts(lang))
+        theme = await theme_of(self.bot, interaction.guild_id)
+        picture = await compute_of(self.bot).run(draw_position, position, board_texts(lang), theme)
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = texts.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
@@ -58,7 +59,8 @@ class Info(PulucCog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_for(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        legend = await compute_of(self.bot).run(draw_legend, board_texts(lang))
+        theme = await theme_of(self.bot, interaction.guild_id)
+        legend = await compute_of(self.bot).run(draw_legend, board_texts(lang), theme)
         await interaction.followup.send(
             embeds=texts.help_embeds(lang),
             file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE,

@@ -31,6 +31,7 @@ class ReviewRequest:
     names: Mapping[str, str]
     texts: Mapping[str, str]
     budget_ms: float = REVIEW_BUDGET_MS
+    theme: str = "dark"  #: the renderer theme of the pictures (the server's palette)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def review(request: ReviewRequest) -> ReviewResult:
     chart = None
     if len(points) >= 2:
         marks = [decisions[i].turn for i in costliest]
-        chart = render_chart(list(points), kind="advantage", texts=request.texts, marks=marks)
+        chart = render_chart(list(points), kind="advantage", texts=request.texts, marks=marks, theme=request.theme)
     boards = []
     for i in costliest:
         decided = decisions[i]
@@ -109,7 +110,7 @@ def review(request: ReviewRequest) -> ReviewResult:
         labels[label_target(before.rules, played)] = "1" if labels.get(
             label_target(before.rules, played)) is None else "1,2"
         boards.append(render_board(before, last_move=False, labels=labels, throw=_throws(before),
-                                   names=request.names, texts=request.texts))
+                                   names=request.names, texts=request.texts, theme=request.theme))
     return ReviewResult(request.seat, found.method, decisions, costliest, chart, points, tuple(boards),
                         (time.thread_time() - started) * 1000)
 

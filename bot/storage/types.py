@@ -50,6 +50,7 @@ class GuildSettings:
     fire: bool | None = None
     scorpion: bool | None = None
     eagle_returns: bool | None = None
+    palette: str | None = None  #: the boards' palette: "high_contrast", or None for the standard one
 
     def updated(
         self,
@@ -60,6 +61,7 @@ class GuildSettings:
         fire: bool | Unchanged | None = UNCHANGED,
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
+        palette: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
@@ -75,6 +77,7 @@ class GuildSettings:
             self.fire if isinstance(fire, Unchanged) else fire,
             self.scorpion if isinstance(scorpion, Unchanged) else scorpion,
             self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
+            self.palette if isinstance(palette, Unchanged) else palette,
         )
 
 

@@ -31,6 +31,7 @@ class BoardRequest:
     bar_ms: float  #: the "who is ahead" bar's thinking budget; 0: no bar
     seed: int  #: the game's seed and the position's event number, which seed the bar's search (`ai_rng`)
     seq: int
+    theme: str = "dark"  #: the renderer theme: the server's palette (`bot.ui.palettes`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class ChartRequest:
     budget_ms: float  #: thinking per point
     max_points: int
     texts: Mapping[str, str]
+    theme: str = "dark"
 
 
 def warm_up(font_path: str | None = None) -> None:
@@ -106,6 +108,7 @@ def draw_board(request: BoardRequest) -> bytes:
         advantage=advantage(position, request.seed, request.seq, request.bar_ms),
         names=request.names,
         texts=request.texts,
+        theme=request.theme,
     )
 
 
@@ -150,7 +153,7 @@ def draw_chart_with_points(request: ChartRequest) -> tuple[bytes, list[tuple[obj
         (turn_of[number], win_probability(position, ai_rng(request.seed, number), request.budget_ms))
         for number, position in sample_evenly(starts, request.max_points)
     ]
-    return render_chart(series, kind="advantage", texts=request.texts), series
+    return render_chart(series, kind="advantage", texts=request.texts, theme=request.theme), series
 
 
 # -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------
@@ -171,18 +174,18 @@ def replay_files(
     return draw_replay(record, theme, names, texts), record.to_json(indent=2)
 
 
-def draw_legend(texts: Mapping[str, str]) -> bytes:
+def draw_legend(texts: Mapping[str, str], theme: str = "dark") -> bytes:
     """The "reading the board" picture: an example board with numbered callouts and the key to its signs."""
     from renderer import render_legend
 
-    return render_legend(texts=texts)
+    return render_legend(texts=texts, theme=theme)
 
 
-def draw_position(position: Position, texts: Mapping[str, str]) -> bytes:
+def draw_position(position: Position, texts: Mapping[str, str], theme: str = "dark") -> bytes:
     """A position's board with its last move marked and no names (the rules pages' examples)."""
     from renderer import render_board
 
-    return render_board(position, texts=texts)
+    return render_board(position, texts=texts, theme=theme)
 
 
 def draw_rating_chart(series: list[tuple[object, float]], theme: str, texts: Mapping[str, str]) -> bytes:

@@ -48,7 +48,7 @@ def labelled(state: GameState) -> bool:
 
 
 def board_request(
-    state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE
+    state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE, theme: str = "dark"
 ) -> BoardRequest:
     """The board of a running or finished game as players see it in the game message: their names, the
     turn's throws, the move buttons' numbers, the last move, and the advantage bar when `bar_ms` > 0."""
@@ -64,6 +64,7 @@ def board_request(
         bar_ms=bar_ms,
         seed=state.seed or 0,
         seq=state.seq,
+        theme=theme,
     )
 
 
@@ -77,10 +78,11 @@ def board_description(state: GameState, lang: str, happened: str | None = None) 
 
 
 def chart_request(
-    state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS, lang: str = DEFAULT_LANGUAGE
+    state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS, lang: str = DEFAULT_LANGUAGE,
+    theme: str = "dark",
 ) -> ChartRequest:
     """A finished game's advantage chart: team A's chance to win at the start of every turn and at the end."""
-    return ChartRequest(state.game_record(), state.seed or 0, budget_ms, max_points, board_texts(lang))
+    return ChartRequest(state.game_record(), state.seed or 0, budget_ms, max_points, board_texts(lang), theme)
 
 
 # -- /puluc rules: a mid-game board for each variant that shows what is special about it ----------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -24,8 +25,10 @@ CHART_FILE = "advantage.png"
 class Charts:
     """Draws the charts in the compute workers, never on all of them, and adds each to its result message."""
 
-    def __init__(self, compute: ComputePool, publisher: Publisher, budget_ms: float = CHART_POINT_BUDGET_MS) -> None:
+    def __init__(self, compute: ComputePool, publisher: Publisher, budget_ms: float = CHART_POINT_BUDGET_MS,
+                 theme: Callable[[int | None], Awaitable[str]] | None = None) -> None:
         self._compute = compute
+        self._theme = theme  # a server's theme (GuildLanguages.theme); None: the dark one
         self._publisher = publisher
         self._budget_ms = budget_ms
         self._drawing: set[asyncio.Task[None]] = set()
@@ -43,7 +46,8 @@ class Charts:
     async def draw(self, state: GameState, lang: str) -> tuple[bytes, str] | None:
         """The chart and its description, or None: a failure here must never cost the players their result."""
         try:
-            request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang)
+            theme = await self._theme(state.place.guild_id) if self._theme is not None else "dark"
+            request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang, theme)
             drawn = await self._compute.run(draw_chart_with_points, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)

@@ -217,7 +217,7 @@ async def _replay(games: GameServices, interaction: discord.Interaction[Any], co
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = await games.manager.finished_state(component.game_id)
     replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
-                             games.compute)
+                             games.compute, await games.languages.theme(interaction.guild_id))
     await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 

@@ -130,7 +130,8 @@ class Presenter:
         if state.position is not None:
             description = board_description(state, lang, narration[-1] if narration else None)
             try:
-                request = board_request(state, self.last_move(state.game_id), self._bar_ms, lang)
+                theme = await self.languages.theme(state.place.guild_id)
+                request = board_request(state, self.last_move(state.game_id), self._bar_ms, lang, theme)
                 png = await self.compute.run(draw_board, request)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.

@@ -41,13 +41,14 @@ def replay_description(state: GameState, lang: str) -> str:
              count=moves, board=board)
 
 
-async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool) -> Replay:
+async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool,
+                    theme: str = REPLAY_THEME) -> Replay:
     """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
     (`interaction.filesize_limit`), drawn in `compute`'s workers."""
     # The names are the stored ones: a player who asked to be forgotten is already a former player there. The
     # worker gets the record and the words, not the session's state: it loads nothing of the bot but pictures.
     gif, record_json = await compute.run(
-        replay_files, state.game_record(), REPLAY_THEME, seat_names(state, lang), board_texts(lang)
+        replay_files, state.game_record(), theme, seat_names(state, lang), board_texts(lang)
     )
     game_id = state.game_id
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]

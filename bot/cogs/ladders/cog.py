@@ -28,7 +28,7 @@ from bot.cogs.ladders.embeds import (
     profile_embed,
 )
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
-from bot.services import compute_of, mentions_of, storage_of
+from bot.services import compute_of, mentions_of, storage_of, theme_of
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
@@ -47,7 +47,6 @@ from bot.ui.pictures import draw_rating_chart
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
 
 HISTORY_LENGTH = 10
-CHART_THEME = "dark"
 
 
 class Ladders(PulucCog):
@@ -110,7 +109,8 @@ class Ladders(PulucCog):
             return
         await grace.now()  # the chart is drawn next
         series = chart_series(points)
-        png = await compute_of(self.bot).run(draw_rating_chart, series, CHART_THEME, board_texts(lang))
+        theme = await theme_of(self.bot, interaction.guild_id)
+        png = await compute_of(self.bot).run(draw_rating_chart, series, theme, board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE,
@@ -143,7 +143,7 @@ class Ladders(PulucCog):
             return
         await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
-                                 compute_of(self.bot))
+                                 compute_of(self.bot), await theme_of(self.bot, interaction.guild_id))
         await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:

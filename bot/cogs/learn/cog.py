@@ -13,7 +13,7 @@ from bot.cogs.base import PulucCog
 from bot.cogs.learn.reviews import Reviews, review_answer, reviewable, seat_to_review
 from bot.cogs.learn.tutorial import LearnButton, lesson_screen
 from bot.learning.lessons import LESSON_KEYS
-from bot.services import compute_of, storage_of
+from bot.services import compute_of, storage_of, theme_of
 from bot.sessions.rebuild import read_game
 from bot.storage.errors import GameNotFound
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
@@ -60,7 +60,7 @@ class Learn(PulucCog):
             await answer(interaction, content=t("review.no_seat", lang, seat=(seat or "")[:3], seats=seats),
                          ephemeral=True)
             return
-        result = await self.reviews.of(state, reviewed, lang)
+        result = await self.reviews.of(state, reviewed, lang, await theme_of(self.bot, interaction.guild_id))
         embeds, files = review_answer(state, result, lang)
         await interaction.followup.send(embeds=embeds, files=files, ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())

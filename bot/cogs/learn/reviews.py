@@ -48,19 +48,19 @@ def seat_to_review(state: GameState, user_id: int, asked: str | None) -> str:
 
 
 class Reviews:
-    """Reviews drawn in the compute workers and kept, the newest `CACHE_SIZE`, by (game, seat, language)."""
+    """Reviews drawn in the compute workers and kept, the newest `CACHE_SIZE`, by (game, seat, language, theme)."""
 
     def __init__(self, compute: Callable[[], ComputePool]) -> None:
         self._compute = compute
-        self._kept: OrderedDict[tuple[int, str, str], ReviewResult] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, str, str, str], ReviewResult] = OrderedDict()
 
-    async def of(self, state: GameState, seat: str, lang: str) -> ReviewResult:
-        key = (state.game_id, seat, lang)
+    async def of(self, state: GameState, seat: str, lang: str, theme: str = "dark") -> ReviewResult:
+        key = (state.game_id, seat, lang, theme)
         found = self._kept.get(key)
         if found is not None:
             self._kept.move_to_end(key)
             return found
-        request = ReviewRequest(state.game_record(), seat, seat_names(state, lang), board_texts(lang))
+        request = ReviewRequest(state.game_record(), seat, seat_names(state, lang), board_texts(lang), theme=theme)
         run: Callable[..., Awaitable[ReviewResult]] = self._compute().run
         found = await run(review, request)
         self._kept[key] = found

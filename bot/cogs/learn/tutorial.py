@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord import app_commands
 
 from bot.cogs.games.boards import MAX_MOVE_BUTTONS, board_texts
-from bot.cogs.games.lobby import Lobby
 from bot.cogs.games.texts import move_label
 from bot.learning.lessons import LESSONS, Lesson, Verdict, lesson_at
-from bot.services import compute_of
+from bot.services import compute_of, theme_of
 from bot.ui.describe import describe_board
 from bot.ui.i18n import join_list, language_for, t
 from bot.ui.pictures import BoardRequest, draw_board
@@ -141,7 +140,8 @@ async def _draw(interaction: discord.Interaction[Any], lesson: Lesson, position:
     seats = names(lesson, interaction.user.display_name, lang)
     throws = lesson.sticks() if position.pending else ()
     request = BoardRequest(position=position, last=None, throws=throws, names=seats, texts=board_texts(lang),
-                           labels_up_to=MAX_MOVE_BUTTONS if labelled else 0, bar_ms=0, seed=0, seq=0)
+                           labels_up_to=MAX_MOVE_BUTTONS if labelled else 0, bar_ms=0, seed=0, seq=0,
+                           theme=await theme_of(interaction.client, interaction.guild_id))
     png = await compute_of(interaction.client).run(draw_board, request)
     return png, describe_board(position, lang, seats, throws=throws or None, happened=happened)
 
@@ -203,8 +203,11 @@ async def on_click(interaction: discord.Interaction[Any], index: int, choice: st
 
 async def play_easy(interaction: discord.Interaction[Any]) -> None:
     """The tutorial's last step: a game against easy in this channel, as `/puluc ai difficulty:easy` starts it."""
-    lobby = interaction.client.get_cog("Lobby") if isinstance(interaction.client, commands.Bot) else None
-    if not isinstance(lobby, Lobby):
+    get_cog = getattr(interaction.client, "get_cog", None)  # a Bot or an AutoShardedBot
+    lobby = get_cog("Lobby") if get_cog is not None else None
+    # Not isinstance: loading an extension executes its module anew, so the loaded cog's class is not the one
+    # this module imported.
+    if lobby is None or not isinstance(getattr(lobby, "ai", None), app_commands.Command):
         raise RuntimeError("the Lobby cog is not loaded")
     # The command's own code, with its checks (a game already here, the open-games cap, the cool-down): an app
     # command's callback is the cog's unbound method, which discord.py's types do not say.

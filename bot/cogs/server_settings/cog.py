@@ -31,9 +31,12 @@ from bot.ui.i18n import (
     option_name,
     t,
 )
+from bot.ui.palettes import PALETTES
 from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
-SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns")
+SETTINGS_OPTIONS = (
+    "default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns", "palette",
+)
 
 
 def _admin_text(field: str) -> app_commands.locale_str:
@@ -58,7 +61,7 @@ class Settings(commands.Cog):
     @admin.command(name=command_name("settings"), description=command_description("settings"))
     @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
-    @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"), palette=choices("palette"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
@@ -70,6 +73,7 @@ class Settings(commands.Cog):
         fire: bool | None = None,
         scorpion: bool | None = None,
         eagle_returns: bool | None = None,
+        palette: str | None = None,
     ) -> None:
         games = services(self.bot)
         storage = games.storage
@@ -84,6 +88,9 @@ class Settings(commands.Cog):
             changes["turn_timer_seconds"] = turn_timer
         if language is not None:
             changes["locale"] = None if language == "auto" else language
+        if palette is not None:
+            # The standard palette is stored as no choice, like a language left to Discord's.
+            changes["palette"] = None if palette == PALETTES[0] else palette
         for rule, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
             if value is not None:
                 changes[rule] = value
@@ -94,7 +101,7 @@ class Settings(commands.Cog):
             current = await storage.server_settings.update_guild_settings(guild_id, **changes)
         if ranked is not None:
             await storage.server_settings.set_channel_ranked(guild_id, channel_id, ranked)
-        if language is not None:
+        if language is not None or palette is not None:
             games.languages.forget(guild_id)
         channel_ranked = await storage.server_settings.channel_ranked(channel_id)
         default = default_game(current, lang)
@@ -104,6 +111,7 @@ class Settings(commands.Cog):
             timer=duration(current.turn_timer_seconds or games.config.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
+            palette=t(f"choice.palette.{current.palette or PALETTES[0]}", lang),
         )
         key = "settings.saved" if changes or ranked is not None else "settings.current"
         await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
-_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns"
+_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, palette"
 
 
 def _guild(guild_id: int, row: Row) -> GuildSettings:
     """A row of `_GUILD_COLUMNS` (SQLite keeps the booleans as 0 and 1)."""
     fire, scorpion, eagle_returns = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5))
-    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns)
+    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6])
 
 
 async def ensure_guild(tx: Transaction, guild_id: int, now: float) -> None:
@@ -41,6 +41,7 @@ class ServerSettingsStore:
         fire: bool | Unchanged | None = UNCHANGED,
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
+        palette: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
         async with self._db.write() as tx:
@@ -51,17 +52,18 @@ class ServerSettingsStore:
             assert row is not None  # just ensured
             new = _guild(guild_id, row).updated(
                 default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
-                scorpion=scorpion, eagle_returns=eagle_returns,
+                scorpion=scorpion, eagle_returns=eagle_returns, palette=palette,
             )
             await tx.execute(
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ?, fire = ?, scorpion = ?, "
-                "eagle_returns = ? WHERE guild_id = ?",
+                "eagle_returns = ?, palette = ? WHERE guild_id = ?",
                 new.default_variant,
                 new.turn_timer_seconds,
                 new.locale,
                 new.fire,
                 new.scorpion,
                 new.eagle_returns,
+                new.palette,
                 guild_id,
             )
         return new

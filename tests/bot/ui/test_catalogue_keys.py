@@ -35,6 +35,7 @@ from bot.sessions.state import ADDED_RULES, AI_LEVELS
 from bot.tournaments.types import FORMATS
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
+from bot.ui.palettes import PALETTES
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
 from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
@@ -58,6 +59,7 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "choice.difficulty.{}": _each(AI_LEVELS),
     "choice.ladder.{}": _each(LADDERS),
     "choice.language.{}": _each(("auto", *SUPPORTED)),
+    "choice.palette.{}": _each(PALETTES),
     # the settings group's own name and description
     "admin.{}": _each(("name", "desc")),
     # game messages
