@@ -32,6 +32,11 @@ async def test_review_answers_the_player_with_the_exact_review_and_keeps_it(worl
     again = await world.bob.slash(world.games, "puluc review", game=1, seat="a1")
     assert again.response is not None and "Review of game #1: alice" in embed_text(again.response)
     assert len(reviews._kept) == 1  # the same review, from the cache
+    replayed = await world.alice.slash(world.games, "puluc replay", game_id=1)
+    messages = [*replayed.followups, *([replayed.response] if replayed.response else [])]
+    (gif,) = [a for m in messages for a in m.attachments if a.filename.endswith(".gif")]
+    assert gif.description is not None and gif.description.startswith("Replay of game #1 (Bell)")
+    assert "The game is over" in gif.description and len(gif.description) <= 1024
 
 
 async def test_review_refuses_an_unknown_or_unfinished_game_and_a_missing_seat(world: World) -> None:
