@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.games.boards import MAX_MOVE_BUTTONS, board_texts
-from bot.cogs.games.texts import move_label
+from bot.cogs.games.texts import move_label, move_sentence
 from bot.learning.lessons import LESSONS, Lesson, Verdict, lesson_at
 from bot.services import compute_of, theme_of
 from bot.ui.describe import describe_board
@@ -193,8 +193,10 @@ async def on_click(interaction: discord.Interaction[Any], index: int, choice: st
     if index + 1 == len(LESSONS):
         embed.add_field(name=t("learn.done_title", lang), value=t("learn.done", lang), inline=False)
     after = verdict.after if verdict.after is not None else lesson.position()
-    png, description = await _draw(interaction, lesson, after, lang, labelled=False,
-                                   happened=said if verdict.after is not None else None)
+    happened = None
+    if verdict.played is not None:  # the board's words say the move as a game's narration would
+        happened = move_sentence(verdict.played, lesson.rules, interaction.user.display_name, lang)
+    png, description = await _draw(interaction, lesson, after, lang, labelled=False, happened=happened)
     await interaction.edit_original_response(
         embed=embed, view=after_view(index, lang),
         attachments=[discord.File(io.BytesIO(png), filename=LESSON_FILE, description=description)],

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.ui.describe import MAX_DESCRIPTION, describe_board, describe_chart
+from bot.ui.describe import MAX_DESCRIPTION, describe_board, describe_chart, describe_rating_chart
 from bot.ui.i18n import SUPPORTED
 from puluc import Game, Position, Rules
 from puluc.ai import choose_move
@@ -135,3 +135,8 @@ async def test_the_rules_and_help_pictures_carry_descriptions(world: World) -> N
         messages = [*answered.followups, *([answered.response] if answered.response else [])]
         files = [a for m in messages for a in m.attachments]
         assert files and all(a.description and a.description.startswith("Puluc board") for a in files)
+
+
+def test_a_rating_chart_is_told_by_its_games_and_ratings() -> None:
+    text = describe_rating_chart([(1, 1500.0), (2, 1530.4), (3, 1512.0)], "Alice", "en")
+    assert text == "Rating chart of Alice over 3 games: from 1500 to 1512, highest 1530."
