@@ -38,7 +38,8 @@ class Learn(PulucCog):
         index = LESSON_KEYS.index(lesson) if lesson in LESSON_KEYS else 0
         await interaction.response.defer(ephemeral=True, thinking=True)
         screen = await lesson_screen(interaction, index, lang)
-        await interaction.followup.send(embed=screen.embed, files=screen.files(), view=screen.view, ephemeral=True)
+        await interaction.followup.send(embed=screen.embed, files=screen.files(), view=screen.view, ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=command_name("review"), description=command_description("review"))
     @app_commands.rename(game_id=option_name("review", "game_id"), seat=option_name("review", "seat"))
@@ -49,7 +50,8 @@ class Learn(PulucCog):
         grace = AckGrace(interaction, ephemeral=True)
         refusal = await grace.run(self._refusal(interaction, game_id))
         if refusal is not None:
-            await answer(interaction, content=t(refusal, lang, game_id=game_id), ephemeral=True)
+            await answer(interaction, content=t(refusal, lang, game_id=game_id), ephemeral=True,
+                         allowed_mentions=discord.AllowedMentions.none())
             return
         await grace.now()  # the review runs in the workers next
         state = await read_game(storage_of(self.bot).games, game_id)
@@ -57,8 +59,9 @@ class Learn(PulucCog):
             reviewed = seat_to_review(state, interaction.user.id, seat)
         except ValueError:
             seats = ", ".join(s.seat for s in state.seats)
-            await answer(interaction, content=t("review.no_seat", lang, seat=(seat or "")[:3], seats=seats),
-                         ephemeral=True)
+            asked = discord.utils.escape_markdown(discord.utils.escape_mentions((seat or "")[:3]))
+            await answer(interaction, content=t("review.no_seat", lang, seat=asked, seats=seats), ephemeral=True,
+                         allowed_mentions=discord.AllowedMentions.none())
             return
         result = await self.reviews.of(state, reviewed, lang, await theme_of(self.bot, interaction.guild_id))
         embeds, files = review_answer(state, result, lang)

@@ -87,7 +87,7 @@ def review_answer(state: GameState, result: ReviewResult, lang: str) -> tuple[li
     if len(lines) > LISTED:
         lines = [*lines[:LISTED], t("review.more", lang, count=len(lines) - LISTED)]
     summary = discord.Embed(
-        title=t("review.title", lang, game_id=state.game_id, player=player),
+        title=t("review.title", lang, game_id=state.game_id, player=discord.utils.escape_markdown(player)),
         description="\n".join([method, "", *lines]) if lines else "\n".join([method, "", t("review.none", lang)]),
         colour=COLOUR_REVIEW,
     )
