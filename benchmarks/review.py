@@ -22,10 +22,10 @@ from pathlib import Path
 from percentiles import summary  # benchmarks/percentiles.py: the one definition
 
 import puluc.ai
+from bot.learning.review import ReviewRequest, review
 from puluc import Game, GameRecord, Rules
 from puluc.ai import choose_move
 from puluc.ai.exact import ExactTable
-from bot.learning.review import ReviewRequest, review
 from puluc.ai.review import REVIEW_BUDGET_MS, review_game
 
 HERE = Path(__file__).resolve().parent

@@ -80,7 +80,7 @@ def _turn(position: Position, names: Mapping[str, str], throws: Sequence[Throw] 
     player = _name(names, seat)
     team = position.team_to_move
     if position.pending:
-        shown = throws if throws else position.pending
+        shown = throws or position.pending
         return t("describe.turn_threw", lang, player=player, team=team, throws=throws_words(shown, lang))
     return t("describe.turn_throw", lang, player=player, team=team)
 

@@ -76,7 +76,7 @@ async def test_the_result_is_shown_with_its_board_before_the_chart_is_drawn(
     chart_of = charts.draw
     release = asyncio.Event()
 
-    async def held(state: GameState, lang: str) -> bytes | None:
+    async def held(state: GameState, lang: str) -> tuple[bytes, str] | None:
         await world.env.external_wait(release.wait(), reason="the test holds the chart back")
         return await chart_of(state, lang)
 

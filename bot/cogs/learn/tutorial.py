@@ -100,7 +100,7 @@ class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             await on_click(interaction, self.lesson, self.choice)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
             await report_error(interaction, exc)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bot.cogs.learn.reviews import Reviews
 from tests.helpers import World, embed_text, game_message, move_ids
 
 
@@ -25,9 +26,10 @@ async def test_review_answers_the_player_with_the_exact_review_and_keeps_it(worl
     assert "Turn " in text and "(best " in text
     files = response.attachments
     assert files and all(a.description for a in files)
-    assert files[0].filename == "review.png" and files[0].description.startswith("Advantage chart")
-    cogs = world.env.bot.cogs
-    reviews = cogs["Learn"].reviews  # type: ignore[attr-defined]
+    assert files[0].filename == "review.png" and (files[0].description or "").startswith("Advantage chart")
+    learn = world.env.bot.get_cog("Learn")  # type: ignore[attr-defined]
+    reviews = getattr(learn, "reviews", None)
+    assert isinstance(reviews, Reviews)
     assert len(reviews._kept) == 1
     again = await world.bob.slash(world.games, "puluc review", game=1, seat="a1")
     assert again.response is not None and "Review of game #1: alice" in embed_text(again.response)
