@@ -81,7 +81,10 @@ def _turn(position: Position, names: Mapping[str, str], throws: Sequence[Throw] 
     team = position.team_to_move
     if position.pending:
         shown = throws or position.pending
-        return t("describe.turn_threw", lang, player=player, team=team, throws=throws_words(shown, lang))
+        said = t("describe.turn_threw", lang, player=player, team=team, throws=throws_words(shown, lang))
+        if len(position.pending) < len(shown):  # a throw of the turn is played already
+            said += " " + t("describe.left", lang, throws=throws_words(position.pending, lang))
+        return said
     return t("describe.turn_throw", lang, player=player, team=team)
 
 

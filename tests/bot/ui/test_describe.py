@@ -10,7 +10,7 @@ import pytest
 
 from bot.ui.describe import MAX_DESCRIPTION, describe_board, describe_chart, describe_rating_chart
 from bot.ui.i18n import SUPPORTED
-from puluc import Game, Position, Rules
+from puluc import Game, Move, Position, Rules, Throw
 from puluc.ai import choose_move
 from tests.helpers import World, game_message, move_ids, said
 
@@ -140,3 +140,14 @@ async def test_the_rules_and_help_pictures_carry_descriptions(world: World) -> N
 def test_a_rating_chart_is_told_by_its_games_and_ratings() -> None:
     text = describe_rating_chart([(1, 1500.0), (2, 1530.4), (3, 1512.0)], "Alice", "en")
     assert text == "Rating chart of Alice over 3 games: from 1500 to 1512, highest 1530."
+
+
+def test_a_turn_of_two_throws_says_which_is_still_to_play() -> None:
+    rules = Rules.preset("ants", team_size=2)
+    position = Position.from_ppn(rules, "/".join(["A1+", *["."] * 18]) + " A1:4,B1:5,A2:5,B2:5 A1:0,B1:0,A2:0,B2:0 A1 -")
+    thrown = position.throw([3, 2])
+    throws = (Throw.for_value(3), Throw.for_value(2))
+    assert "threw 3 and 2 and is to move." in describe_board(thrown, "en", throws=throws)
+    played = thrown.play(Move.parse("3:1"))
+    assert played.pending == (2,)
+    assert "threw 3 and 2 and is to move. Still to play: 2." in describe_board(played, "en", throws=throws)
