@@ -144,7 +144,8 @@ def test_a_rating_chart_is_told_by_its_games_and_ratings() -> None:
 
 def test_a_turn_of_two_throws_says_which_is_still_to_play() -> None:
     rules = Rules.preset("ants", team_size=2)
-    position = Position.from_ppn(rules, "/".join(["A1+", *["."] * 18]) + " A1:4,B1:5,A2:5,B2:5 A1:0,B1:0,A2:0,B2:0 A1 -")
+    road = "/".join(["A1+", *["."] * 18])
+    position = Position.from_ppn(rules, f"{road} A1:4,B1:5,A2:5,B2:5 A1:0,B1:0,A2:0,B2:0 A1 -")
     thrown = position.throw([3, 2])
     throws = (Throw.for_value(3), Throw.for_value(2))
     assert "threw 3 and 2 and is to move." in describe_board(thrown, "en", throws=throws)
