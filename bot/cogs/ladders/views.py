@@ -197,6 +197,8 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
+                # Other features drop what they keep of this member in memory (the reviews' pictures name them).
+                interaction.client.dispatch("puluc_forgotten", user_id)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:

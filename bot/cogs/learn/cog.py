@@ -68,6 +68,11 @@ class Learn(PulucCog):
         await interaction.followup.send(embeds=embeds, files=files, ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())
 
+    @commands.Cog.listener()
+    async def on_puluc_forgotten(self, user_id: int) -> None:
+        """A member was forgotten (`/puluc forget-me`): the reviews kept in memory that name them go too."""
+        self.reviews.forget(user_id)
+
     async def _refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
         """The message key of why this game cannot be reviewed here, or None if it can."""
         try:

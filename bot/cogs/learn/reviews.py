@@ -53,6 +53,7 @@ class Reviews:
     def __init__(self, compute: Callable[[], ComputePool]) -> None:
         self._compute = compute
         self._kept: OrderedDict[tuple[int, str, str, str], ReviewResult] = OrderedDict()
+        self._players: dict[int, frozenset[int]] = {}  # game -> the members who played it (for forget-me)
 
     async def of(self, state: GameState, seat: str, lang: str, theme: str = "dark") -> ReviewResult:
         key = (state.game_id, seat, lang, theme)
@@ -64,9 +65,21 @@ class Reviews:
         run: Callable[..., Awaitable[ReviewResult]] = self._compute().run
         found = await run(review, request)
         self._kept[key] = found
+        self._players[state.game_id] = frozenset(s.user_id for s in state.seats if s.user_id is not None)
         while len(self._kept) > CACHE_SIZE:
             self._kept.popitem(last=False)
         return found
+
+    def forget(self, user_id: int) -> None:
+        """Drop every kept review of a game `user_id` played: its pictures and words name them."""
+        games = {game for game, players in self._players.items() if user_id in players}
+        for key in [key for key in self._kept if key[0] in games]:
+            del self._kept[key]
+        for game in games:
+            del self._players[game]
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 def _moves(moves: tuple[str, ...], lang: str) -> str:
