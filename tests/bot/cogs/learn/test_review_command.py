@@ -63,6 +63,6 @@ async def test_forget_me_drops_the_kept_reviews_of_the_members_games(world: Worl
     assert isinstance(reviews, Reviews) and len(reviews) == 1
     asked = await world.alice.slash(world.games, "puluc forget-me")
     assert asked.response is not None
-    (confirm, *_) = [c for c in custom_ids(asked.response.message, "puluc:forget:yes")]
+    (confirm,) = custom_ids(asked.response.message, "puluc:forget:yes")
     await world.alice.click(asked.response.message, custom_id=confirm)
     assert len(reviews) == 0
