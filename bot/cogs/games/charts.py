@@ -13,6 +13,7 @@ import discord
 from bot.cogs.games.boards import chart_request
 from bot.cogs.games.delivery import Publisher
 from bot.compute import ComputePool
+from bot.limits import END_CHART_LANE
 from bot.sessions import GameState
 from bot.ui.describe import describe_chart
 from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart_with_points
@@ -48,7 +49,7 @@ class Charts:
         try:
             theme = await self._theme(state.place.guild_id) if self._theme is not None else "dark"
             request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang, theme)
-            drawn = await self._compute.run(draw_chart_with_points, request)
+            drawn = await self._compute.run_in(END_CHART_LANE.name, draw_chart_with_points, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
