@@ -43,6 +43,8 @@ __all__ = [
     "MAX_OPEN_GAMES_PER_USER",
     "REPLAYS_PER_MEMBER",
     "REPLAYS_PER_SERVER",
+    "REVIEWS_PER_MEMBER",
+    "REVIEWS_PER_SERVER",
     "RULES_PICTURES_PER_MEMBER",
     "RULES_PICTURES_PER_SERVER",
     "SETTINGS",
@@ -205,6 +207,9 @@ RULES_PICTURES_PER_MEMBER = NumberSetting(
 RULES_PICTURES_PER_SERVER = NumberSetting(
     "RULES_PICTURES_PER_SERVER", int, 30, 0, 6_000, "rules and help pages a minute"
 )
+# A review is a search of every decision of a game (exact for Bell 1 v 1) and four pictures; kept once made.
+REVIEWS_PER_MEMBER = NumberSetting("REVIEWS_PER_MEMBER", int, 3, 0, 600, "game reviews a minute")
+REVIEWS_PER_SERVER = NumberSetting("REVIEWS_PER_SERVER", int, 20, 0, 6_000, "game reviews a minute")
 # Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
 # in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
 # adds memory (each worker holds its own fonts and tables).
@@ -284,6 +289,8 @@ SETTINGS: tuple[Setting, ...] = (
     CHARTS_PER_SERVER,
     RULES_PICTURES_PER_MEMBER,
     RULES_PICTURES_PER_SERVER,
+    REVIEWS_PER_MEMBER,
+    REVIEWS_PER_SERVER,
     WORKERS,
     FONT_PATH,
     SHARD_COUNT,
@@ -308,4 +315,6 @@ LIMIT_SETTINGS: tuple[NumberSetting[int], ...] = (
     CHARTS_PER_SERVER,
     RULES_PICTURES_PER_MEMBER,
     RULES_PICTURES_PER_SERVER,
+    REVIEWS_PER_MEMBER,
+    REVIEWS_PER_SERVER,
 )

@@ -13,7 +13,8 @@ from bot.cogs.base import PulucCog
 from bot.cogs.learn.reviews import Reviews, review_answer, reviewable, seat_to_review
 from bot.cogs.learn.tutorial import LearnButton, lesson_screen
 from bot.learning.lessons import LESSON_KEYS
-from bot.services import compute_of, storage_of, theme_of
+from bot.limits import REVIEW, RULES
+from bot.services import compute_of, limits_of, storage_of, theme_of
 from bot.sessions.rebuild import read_game
 from bot.storage.errors import GameNotFound
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
@@ -36,6 +37,7 @@ class Learn(PulucCog):
     async def learn(self, interaction: discord.Interaction[Any], lesson: str | None = None) -> None:
         lang = language_for(interaction.locale)
         index = LESSON_KEYS.index(lesson) if lesson in LESSON_KEYS else 0
+        limits_of(self.bot).take(RULES, interaction.user.id, interaction.guild_id)  # a lesson is a rules page
         await interaction.response.defer(ephemeral=True, thinking=True)
         screen = await lesson_screen(interaction, index, lang)
         await interaction.followup.send(embed=screen.embed, files=screen.files(), view=screen.view, ephemeral=True,
@@ -63,7 +65,10 @@ class Learn(PulucCog):
             await answer(interaction, content=t("review.no_seat", lang, seat=asked, seats=seats), ephemeral=True,
                          allowed_mentions=discord.AllowedMentions.none())
             return
-        result = await self.reviews.of(state, reviewed, lang, await theme_of(self.bot, interaction.guild_id))
+        theme = await theme_of(self.bot, interaction.guild_id)
+        if not self.reviews.kept(game_id, reviewed, lang, theme):
+            limits_of(self.bot).take(REVIEW, interaction.user.id, interaction.guild_id)
+        result = await self.reviews.of(state, reviewed, lang, theme)
         embeds, files = review_answer(state, result, lang)
         await interaction.followup.send(embeds=embeds, files=files, ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())

@@ -13,6 +13,7 @@ import discord
 from bot.cogs.games.boards import board_texts, seat_names
 from bot.compute import ComputePool
 from bot.learning.review import ReviewRequest, ReviewResult, review
+from bot.limits import REVIEW
 from bot.sessions import GameState
 from bot.storage.types import Game
 from bot.ui.describe import describe_board, describe_chart, percent_text
@@ -55,6 +56,10 @@ class Reviews:
         self._kept: OrderedDict[tuple[int, str, str, str], ReviewResult] = OrderedDict()
         self._players: dict[int, frozenset[int]] = {}  # game -> the members who played it (for forget-me)
 
+    def kept(self, game_id: int, seat: str, lang: str, theme: str = "dark") -> bool:
+        """Whether this review is kept already (it then costs nothing: no rate limit applies)."""
+        return (game_id, seat, lang, theme) in self._kept
+
     async def of(self, state: GameState, seat: str, lang: str, theme: str = "dark") -> ReviewResult:
         key = (state.game_id, seat, lang, theme)
         found = self._kept.get(key)
@@ -62,8 +67,9 @@ class Reviews:
             self._kept.move_to_end(key)
             return found
         request = ReviewRequest(state.game_record(), seat, seat_names(state, lang), board_texts(lang), theme=theme)
-        run: Callable[..., Awaitable[ReviewResult]] = self._compute().run
-        found = await run(review, request)
+        # In the reviews' own lane of the workers: the games' boards always go first (bot.limits.REVIEW).
+        run: Callable[..., Awaitable[ReviewResult]] = self._compute().run_in
+        found = await run(REVIEW.lane.name, review, request)
         self._kept[key] = found
         self._players[state.game_id] = frozenset(s.user_id for s in state.seats if s.user_id is not None)
         while len(self._kept) > CACHE_SIZE:

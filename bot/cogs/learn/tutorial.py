@@ -20,7 +20,8 @@ from discord import app_commands
 from bot.cogs.games.boards import MAX_MOVE_BUTTONS, board_texts
 from bot.cogs.games.texts import move_label, move_sentence
 from bot.learning.lessons import LESSONS, Lesson, Verdict, lesson_at
-from bot.services import compute_of, theme_of
+from bot.limits import RULES
+from bot.services import compute_of, pictures_of, theme_of
 from bot.ui.describe import describe_board
 from bot.ui.i18n import join_list, language_for, t
 from bot.ui.pictures import BoardRequest, draw_board
@@ -139,10 +140,18 @@ async def _draw(interaction: discord.Interaction[Any], lesson: Lesson, position:
                 labelled: bool, happened: str | None = None) -> tuple[bytes, str]:
     seats = names(lesson, interaction.user.display_name, lang)
     throws = lesson.sticks() if position.pending else ()
+    theme = await theme_of(interaction.client, interaction.guild_id)
     request = BoardRequest(position=position, last=None, throws=throws, names=seats, texts=board_texts(lang),
-                           labels_up_to=MAX_MOVE_BUTTONS if labelled else 0, bar_ms=0, seed=0, seq=0,
-                           theme=await theme_of(interaction.client, interaction.guild_id))
-    png = await compute_of(interaction.client).run(draw_board, request)
+                           labels_up_to=MAX_MOVE_BUTTONS if labelled else 0, bar_ms=0, seed=0, seq=0, theme=theme)
+    # A lesson's picture is the same every time for the same member, words and palette: kept with the rules
+    # pictures, drawn in their lane (the games' boards go first).
+    kept = pictures_of(interaction.client)
+    key = ("lesson", f"{lesson.key}:{position.to_ppn()}:{seats['A1']}", f"{lang}/{theme}")
+    png = kept.get(key) if kept is not None else None
+    if png is None:
+        png = await compute_of(interaction.client).run_in(RULES.lane.name, draw_board, request)
+        if kept is not None:
+            kept.put(key, png)
     return png, describe_board(position, lang, seats, throws=throws or None, happened=happened)
 
 
