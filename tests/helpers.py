@@ -48,6 +48,7 @@ from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Pla
 from bot.sessions.ports import GameRecords
 from bot.sessions.session import Advisor, MovePicker
 from bot.storage import Storage, open_storage
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.shards import Shards
 from bot.storage.sql.port import Clock, Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
@@ -206,6 +207,9 @@ class FailingDatabase:
 
     async def after_bulk_load(self, tx: Transaction) -> None:
         await self._database.after_bulk_load(tx)
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        return await self._database.watch(on_change, on_resync)
 
 
 # -- the session layer --------------------------------------------------------------------------------------
