@@ -68,6 +68,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.seasons.cog",  # after server_settings: it joins the /puluc-admin group
     "bot.cogs.ladders.cog",
     "bot.cogs.tournaments.cog",
+    "bot.cogs.learn.cog",
 )
 
 # `docker stop` sends SIGTERM and waits 10 s before SIGKILL: finish in-flight work well inside that.

@@ -45,6 +45,8 @@ __all__ = [
     "MAX_OPEN_GAMES_PER_USER",
     "REPLAYS_PER_MEMBER",
     "REPLAYS_PER_SERVER",
+    "REVIEWS_PER_MEMBER",
+    "REVIEWS_PER_SERVER",
     "RULES_PICTURES_PER_MEMBER",
     "RULES_PICTURES_PER_SERVER",
     "SETTINGS",
@@ -219,6 +221,9 @@ LOBBY_EXPIRY_SECONDS = NumberSetting("LOBBY_EXPIRY_SECONDS", int, 3600, 60, 604_
 # 0 keeps every finished game's moves for ever. Otherwise the moves (event logs) of games finished more than
 # this many days ago are pruned once a day; results, ratings and history lines stay, replays of them do not.
 FINISHED_GAME_RETENTION_DAYS = NumberSetting("FINISHED_GAME_RETENTION_DAYS", int, 0, 0, 36_500, "days")
+# A review is a search of every decision of a game (exact for Bell 1 v 1) and four pictures; kept once made.
+REVIEWS_PER_MEMBER = NumberSetting("REVIEWS_PER_MEMBER", int, 3, 0, 600, "game reviews a minute")
+REVIEWS_PER_SERVER = NumberSetting("REVIEWS_PER_SERVER", int, 20, 0, 6_000, "game reviews a minute")
 # Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
 # in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
 # adds memory (each worker holds its own fonts and tables).
@@ -312,6 +317,8 @@ SETTINGS: tuple[Setting, ...] = (
     RULES_PICTURES_PER_SERVER,
     LOBBY_EXPIRY_SECONDS,
     FINISHED_GAME_RETENTION_DAYS,
+    REVIEWS_PER_MEMBER,
+    REVIEWS_PER_SERVER,
     WORKERS,
     FONT_PATH,
     SHARD_COUNT,
@@ -341,4 +348,6 @@ LIMIT_SETTINGS: tuple[NumberSetting[int], ...] = (
     CHARTS_PER_SERVER,
     RULES_PICTURES_PER_MEMBER,
     RULES_PICTURES_PER_SERVER,
+    REVIEWS_PER_MEMBER,
+    REVIEWS_PER_SERVER,
 )

@@ -30,6 +30,8 @@ from bot.config_spec import (
     HINTS_PER_SERVER,
     REPLAYS_PER_MEMBER,
     REPLAYS_PER_SERVER,
+    REVIEWS_PER_MEMBER,
+    REVIEWS_PER_SERVER,
     RULES_PICTURES_PER_MEMBER,
     RULES_PICTURES_PER_SERVER,
     NumberSetting,
@@ -61,8 +63,10 @@ HINT = Kind("hint", Lane("hint", waiting=16), HINTS_PER_MEMBER, HINTS_PER_SERVER
 BOARD = Kind("board", GAME_LANE, BOARDS_PER_MEMBER, BOARDS_PER_SERVER)
 CHART = Kind("chart", Lane("chart", waiting=8), CHARTS_PER_MEMBER, CHARTS_PER_SERVER)
 RULES = Kind("rules", Lane("rules", waiting=8), RULES_PICTURES_PER_MEMBER, RULES_PICTURES_PER_SERVER)
+# A game's review (/puluc review): a search per decision and four pictures, up to a few hundred ms of CPU.
+REVIEW = Kind("review", Lane("review", waiting=4), REVIEWS_PER_MEMBER, REVIEWS_PER_SERVER)
 
-KINDS: tuple[Kind, ...] = (REPLAY, HINT, BOARD, CHART, RULES)
+KINDS: tuple[Kind, ...] = (REPLAY, HINT, BOARD, CHART, RULES, REVIEW)
 
 # Lanes of the bot's own background work, limited elsewhere and never refused: finished games' advantage charts
 # (at most one per worker but one, bot.cogs.games.charts) and tournament adjudications.

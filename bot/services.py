@@ -136,3 +136,9 @@ def services(client: discord.Client) -> GameServices:
     if not isinstance(found, GameServices):
         raise RuntimeError("the game services are not running: bot.app.PulucBot.setup_hook starts them")
     return found
+
+
+async def theme_of(client: discord.Client, guild_id: int | None) -> str:
+    """The renderer theme of a server's pictures (its palette setting), "dark" on a bare client."""
+    found = getattr(client, "games", None)
+    return await found.languages.theme(guild_id) if isinstance(found, GameServices) else "dark"

@@ -60,10 +60,13 @@ async def start_game_services(
     async def stored_locale(guild_id: int) -> str | None:
         return (await storage.server_settings.guild_settings(guild_id)).locale
 
-    languages = GuildLanguages(bot, stored_locale)
+    async def stored_palette(guild_id: int) -> str | None:
+        return (await storage.server_settings.guild_settings(guild_id)).palette
+
+    languages = GuildLanguages(bot, stored_locale, stored_palette)
     publisher = Publisher(bot)
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
-    charts = Charts(compute, publisher, min(CHART_POINT_BUDGET_MS, config.ai_budget_ms))
+    charts = Charts(compute, publisher, min(CHART_POINT_BUDGET_MS, config.ai_budget_ms), languages.theme)
     presenter = Presenter(manager, languages=languages, publisher=publisher, charts=charts, compute=compute,
                           bar_ms=config.advantage_bar_ms)
 

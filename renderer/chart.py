@@ -79,8 +79,11 @@ def render_chart(
     width: int = 800,
     height: int = 400,
     texts: Mapping[str, str] | None = None,
+    marks: Sequence[object] = (),
 ) -> bytes:
     """A line chart PNG of `series` (see the module docstring for the two kinds).
+
+    `marks`: x values of the series to point out (a review's costliest decisions), numbered 1, 2, ... in order.
 
     Titled and with named axes, in the words of `texts` (see `renderer.texts`; English by default). Sizes
     are designed for the chart shown 400 px wide, like the boards, and scale with `width`.
@@ -153,6 +156,8 @@ def render_chart(
         draw.ellipse((x - u(3), y - u(3), x + u(3), y + u(3)), fill=line)
     else:
         draw.line(coords, fill=line, width=max(s, u(1.8)), joint="curve")
+    _marks(draw, font, t, [coords[i] for mark in marks for i, p in enumerate(points) if p[0] == _x_of(mark)],
+           top, u(7), s)
     if not advantage and len(coords) <= 60:
         r = u(2.2)
         for x, y in coords:
@@ -160,6 +165,20 @@ def render_chart(
     out = io.BytesIO()
     image.reduce(s).save(out, "PNG", compress_level=6)
     return out.getvalue()
+
+
+def _x_of(mark: object) -> float:
+    return float(mark) if isinstance(mark, int | float) else float("nan")
+
+
+def _marks(draw: ImageDraw.ImageDraw, font: Font, t: Theme,
+           found: list[tuple[int, int]], top: int, r: int, s: int) -> None:
+    """A numbered ring on each marked point, with a dashed line up to its number: findable without colour."""
+    for number, (x, y) in enumerate(found, start=1):
+        for y0 in range(top, y - r, 4 * s):
+            draw.line((x, y0, x, min(y0 + 2 * s, y - r)), fill=t.last_move, width=s)
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=t.last_move, width=2 * s)
+        draw.text((x, top - r), str(number), font=font, fill=t.last_move, anchor="mm")
 
 
 def _fill_advantage(draw: ImageDraw.ImageDraw, coords: list[tuple[int, int]], mid: int, t: Theme) -> None:

@@ -30,16 +30,28 @@ _TEAM_A = ("E69F00", "F9BDAF", "C893B1", "FD506E", "A96E8A", "FF0106", "905074",
 _TEAM_B = ("56B4E9", "ACE477", "00A274", "997CB4", "4183FD", "45881A", "62744B", "2C4EFF")
 
 
-def _seat_table() -> dict[str, RGB]:
+# The high-contrast theme's seats: `python research/contrast_palette.py --seed 1 --seconds 150` moved the seats
+# above (A1 and B1 kept) until each stands at least 3:1 from the black lanes for every vision (protanopes see the
+# reds above as too dark there), keeping the sixteen at least 10 apart (10.5) and the teams' hues.
+_CONTRAST_A = ("E69F00", "E44411", "A65B8E", "948256", "DB00BE", "FBFF1A", "BEA86B", "F16AB9")
+_CONTRAST_B = ("56B4E9", "50FAFF", "5461FD", "9BC6A1", "CAEC85", "CAFFD7", "147F68", "0CA084")
+
+
+def _seat_table(team_a: tuple[str, ...] = _TEAM_A, team_b: tuple[str, ...] = _TEAM_B) -> dict[str, RGB]:
     table: dict[str, RGB] = {}
     for number in range(8):
-        table[f"A{number + 1}"] = _hex(_TEAM_A[number])
-        table[f"B{number + 1}"] = _hex(_TEAM_B[number])
+        table[f"A{number + 1}"] = _hex(team_a[number])
+        table[f"B{number + 1}"] = _hex(team_b[number])
     return table
 
 
-#: Theme name -> seat name ("A1".."B8") -> RGB fill of that seat's pieces (the same in both themes).
-SEAT_COLOURS: dict[str, dict[str, RGB]] = {"dark": _seat_table(), "light": _seat_table()}
+#: Theme name -> seat name ("A1".."B8") -> RGB fill of that seat's pieces (the same in the dark and light themes;
+#: the high-contrast theme's own stand at least 3:1 from its black lanes, WCAG's bar for graphics).
+SEAT_COLOURS: dict[str, dict[str, RGB]] = {
+    "dark": _seat_table(),
+    "light": _seat_table(),
+    "contrast": _seat_table(_CONTRAST_A, _CONTRAST_B),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +134,41 @@ THEMES: dict[str, Theme] = {
         stick_back=_hex("6B4A2B"),
         stick_mark=_hex("3A2414"),
     ),
+    # High contrast (issue 32), for members with low vision: black lanes under white lines and words, so every
+    # seat colour stands at least 3:1 from its lane and every word at least 15:1 from its ground, for normal
+    # vision and under the three dichromacy simulations (tests/renderer/test_contrast.py). Pieces take a
+    # white rim whatever their team (the team is told by shape: discs and rounded squares); captives keep
+    # their stripes; the marks are pure yellow and white.
+    "contrast": Theme(
+        name="contrast",
+        background=_hex("000000"),
+        panel=_hex("000000"),
+        cell=_hex("000000"),
+        cell_alt=_hex("161616"),
+        median=_hex("000000"),
+        grid=_hex("FFFFFF"),
+        text=_hex("FFFFFF"),
+        muted=_hex("E6E6E6"),
+        rim_a=_hex("FFFFFF"),
+        rim_b=_hex("FFFFFF"),
+        ink=_hex("000000"),
+        fire=_hex("7A1C00"),
+        fire_glow=_hex("FF9A1F"),
+        last_move=_hex("FFFF00"),
+        capture=_hex("FF5C5C"),
+        badge=_hex("FFFFFF"),
+        badge_text=_hex("000000"),
+        team_a=_hex("E69F00"),
+        team_b=_hex("56B4E9"),
+        stick_face=_hex("F5DEB3"),
+        stick_back=_hex("6B4A2B"),
+        stick_mark=_hex("000000"),
+    ),
 }
 
 
 def get_theme(name: str) -> Theme:
-    """The theme called `name` ("dark" or "light")."""
+    """The theme called `name` ("dark", "light" or "contrast")."""
     try:
         return THEMES[name]
     except (KeyError, TypeError):

@@ -17,8 +17,9 @@ from bot.cogs.base import PulucCog
 from bot.cogs.games import texts
 from bot.cogs.games.boards import board_texts, rules_example
 from bot.limits import RULES
-from bot.services import compute_of, limits_of, pictures_of
+from bot.services import compute_of, limits_of, pictures_of, theme_of
 from bot.sessions import DEFAULT_VARIANT
+from bot.ui.describe import describe_board
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -30,6 +31,7 @@ from bot.ui.i18n import (
     t,
 )
 from bot.ui.pictures import draw_legend, draw_position
+from renderer.legend import EXAMPLE_NAMES, example_position
 
 P = ParamSpec("P")
 
@@ -47,12 +49,17 @@ class Info(PulucCog):
         limits_of(self.bot).take(RULES, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         example = variant or DEFAULT_VARIANT
-        picture = await self._picture(("rules", example, lang), draw_position, rules_example(example),
-                                      board_texts(lang))
+        position = rules_example(example)
+        theme = await theme_of(self.bot, interaction.guild_id)
+        # Kept by page, and by the words and palette they are drawn in ("en/dark").
+        picture = await self._picture(("rules", example, f"{lang}/{theme}"), draw_position, position,
+                                      board_texts(lang), theme)
         fields = [*page.fields, (t("board.example.title", lang), t(f"board.example.{example}", lang))]
         embed = texts.rules_embed(lang, page.title, page.description, fields, page.footer, image=True)
         await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(picture), filename=texts.BOARD_FILE), ephemeral=True
+            embed=embed, file=discord.File(io.BytesIO(picture), filename=texts.BOARD_FILE,
+                                           description=describe_board(position, lang)),
+            ephemeral=True,
         )
 
     @app_commands.command(name=command_name("help"), description=command_description("help"))
@@ -60,10 +67,12 @@ class Info(PulucCog):
         lang = language_for(interaction.locale)
         limits_of(self.bot).take(RULES, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        legend = await self._picture(("legend", "", lang), draw_legend, board_texts(lang))
+        theme = await theme_of(self.bot, interaction.guild_id)
+        legend = await self._picture(("legend", "", f"{lang}/{theme}"), draw_legend, board_texts(lang), theme)
         await interaction.followup.send(
             embeds=texts.help_embeds(lang),
-            file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE),
+            file=discord.File(io.BytesIO(legend), filename=texts.LEGEND_FILE,
+                              description=describe_board(example_position(), lang, EXAMPLE_NAMES)),
             ephemeral=True,
         )
 

@@ -61,6 +61,7 @@ class GuildSettings:
     eagle_returns: bool | None = None
     turn_ping_seconds: int | None = None  # the server's TURN_PING_AFTER_SECONDS
     web_public: bool | None = None  # True: anyone may open the server's web pages; else only with a signed link
+    palette: str | None = None  #: the boards' palette: "high_contrast", or None for the standard one
 
     def updated(
         self,
@@ -73,6 +74,7 @@ class GuildSettings:
         eagle_returns: bool | Unchanged | None = UNCHANGED,
         turn_ping_seconds: int | Unchanged | None = UNCHANGED,
         web_public: bool | Unchanged | None = UNCHANGED,
+        palette: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
@@ -93,6 +95,7 @@ class GuildSettings:
             self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
             self.turn_ping_seconds if isinstance(turn_ping_seconds, Unchanged) else turn_ping_seconds,
             self.web_public if isinstance(web_public, Unchanged) else web_public,
+            self.palette if isinstance(palette, Unchanged) else palette,
         )
 
 

@@ -30,6 +30,7 @@ class BoardRequest:
     bar_ms: float  #: the "who is ahead" bar's thinking budget; 0: no bar
     seed: int  #: the game's seed and the position's event number, which seed the bar's search (`ai_rng`)
     seq: int
+    theme: str = "dark"  #: the renderer theme: the server's palette (`bot.ui.palettes`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,7 @@ class ChartRequest:
     budget_ms: float  #: thinking per point where the estimate is a search (`puluc.ai.bar_chance`)
     max_points: int
     texts: Mapping[str, str]
+    theme: str = "dark"
 
 
 def warm_up(font_path: str | None = None) -> None:
@@ -112,6 +114,7 @@ def draw_board(request: BoardRequest) -> bytes:
         advantage=advantage(position, request.seed, request.seq, request.bar_ms),
         names=request.names,
         texts=request.texts,
+        theme=request.theme,
     )
 
 
@@ -138,6 +141,12 @@ def sample_evenly(items: list[tuple[int, Position]], limit: int) -> list[tuple[i
 def draw_chart(request: ChartRequest) -> bytes | None:
     """A finished game's advantage chart PNG: team A's chance to win at the start of every turn and at the
     end, plotted by turn number; None when the game had fewer than two turns."""
+    drawn = draw_chart_with_points(request)
+    return drawn[0] if drawn is not None else None
+
+
+def draw_chart_with_points(request: ChartRequest) -> tuple[bytes, list[tuple[object, float]]] | None:
+    """`draw_chart`'s PNG with the points it plots (turn, team A's chance), which its description tells."""
     from bot.exact import bell_table
     from puluc.ai import bar_chance
     from renderer import render_chart
@@ -153,7 +162,7 @@ def draw_chart(request: ChartRequest) -> bytes | None:
         (turn_of[number], bar_chance(position, table, request.budget_ms))
         for number, position in sample_evenly(starts, request.max_points)
     ]
-    return render_chart(series, kind="advantage", texts=request.texts)
+    return render_chart(series, kind="advantage", texts=request.texts, theme=request.theme), series
 
 
 # -- the rarer pictures: a replay, the legend, a rules example, a rating chart --------------------------------
@@ -174,18 +183,18 @@ def replay_files(
     return draw_replay(record, theme, names, texts), record.to_json(indent=2)
 
 
-def draw_legend(texts: Mapping[str, str]) -> bytes:
+def draw_legend(texts: Mapping[str, str], theme: str = "dark") -> bytes:
     """The "reading the board" picture: an example board with numbered callouts and the key to its signs."""
     from renderer import render_legend
 
-    return render_legend(texts=texts)
+    return render_legend(texts=texts, theme=theme)
 
 
-def draw_position(position: Position, texts: Mapping[str, str]) -> bytes:
+def draw_position(position: Position, texts: Mapping[str, str], theme: str = "dark") -> bytes:
     """A position's board with its last move marked and no names (the rules pages' examples)."""
     from renderer import render_board
 
-    return render_board(position, texts=texts)
+    return render_board(position, texts=texts, theme=theme)
 
 
 def draw_rating_chart(series: list[tuple[object, float]], theme: str, texts: Mapping[str, str]) -> bytes:

@@ -64,6 +64,7 @@ async def test_a_finished_game_shows_its_result_with_an_advantage_chart(world: W
     names = [a.filename for a in final.attachments]
     assert CHART_FILE in names and "board.png" in names
     (chart,) = [a for a in final.attachments if a.filename == CHART_FILE]
+    assert chart.description is not None and chart.description.startswith("Advantage chart")
     image = Image.open(io.BytesIO(await chart.read()))
     assert image.format == "PNG" and image.width > image.height
 
@@ -75,7 +76,7 @@ async def test_the_result_is_shown_with_its_board_before_the_chart_is_drawn(
     chart_of = charts.draw
     release = asyncio.Event()
 
-    async def held(state: GameState, lang: str) -> bytes | None:
+    async def held(state: GameState, lang: str) -> tuple[bytes, str] | None:
         await world.env.external_wait(release.wait(), reason="the test holds the chart back")
         return await chart_of(state, lang)
 
@@ -148,7 +149,7 @@ def broken_chart(*args: object, **kwargs: object) -> bytes:
 
 @pytest.mark.logs_error(r"could not chart game \d+ \(RuntimeError: chart bug\)")
 async def test_a_chart_that_fails_never_costs_the_result(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.cogs.games.charts.draw_chart", broken_chart)
+    monkeypatch.setattr("bot.cogs.games.charts.draw_chart_with_points", broken_chart)
     await alices_turn(world)
     await play_out(world, random.Random(9))
     final = game_message(world.games)

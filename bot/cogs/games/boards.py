@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from bot.cogs.games.texts import seat_label
 from bot.sessions import GameState
 from bot.ui.board_words import board_words
+from bot.ui.describe import describe_board
 from bot.ui.i18n import DEFAULT_LANGUAGE, language_for
 from bot.ui.pictures import CHART_MAX_POINTS, BoardRequest, ChartRequest
 from puluc import Move, MoveEffect, Position, Rules
@@ -37,7 +38,7 @@ def labelled(state: GameState) -> bool:
 
 
 def board_request(
-    state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE
+    state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE, theme: str = "dark"
 ) -> BoardRequest:
     """The board of a running or finished game as players see it in the game message: their names, the
     turn's throws, the move buttons' numbers, the last move, and the advantage bar when `bar_ms` > 0."""
@@ -53,14 +54,25 @@ def board_request(
         bar_ms=bar_ms,
         seed=state.seed or 0,
         seq=state.seq,
+        theme=theme,
     )
 
 
+def board_description(state: GameState, lang: str, happened: str | None = None) -> str:
+    """The words of the game message's board (its alt text, and `/puluc board text:true`): whose turn, the
+    throws, every stack, each seat's pieces, the score and, when given, what just happened."""
+    if state.position is None:
+        raise ValueError(f"game {state.game_id} has no board yet: it is {state.status}")
+    throws = tuple(state.turn_throws) if state.status == "running" else ()
+    return describe_board(state.position, lang, seat_names(state, lang), throws=throws, happened=happened)
+
+
 def chart_request(
-    state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS, lang: str = DEFAULT_LANGUAGE
+    state: GameState, budget_ms: float, max_points: int = CHART_MAX_POINTS, lang: str = DEFAULT_LANGUAGE,
+    theme: str = "dark",
 ) -> ChartRequest:
     """A finished game's advantage chart: team A's chance to win at the start of every turn and at the end."""
-    return ChartRequest(state.game_record(), state.seed or 0, budget_ms, max_points, board_texts(lang))
+    return ChartRequest(state.game_record(), state.seed or 0, budget_ms, max_points, board_texts(lang), theme)
 
 
 # -- /puluc rules: a mid-game board for each variant that shows what is special about it ----------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -14,7 +15,8 @@ from bot.cogs.games.delivery import Publisher
 from bot.compute import ComputePool
 from bot.limits import END_CHART_LANE
 from bot.sessions import GameState
-from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart
+from bot.ui.describe import describe_chart
+from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart_with_points
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +26,10 @@ CHART_FILE = "advantage.png"
 class Charts:
     """Draws the charts in the compute workers, never on all of them, and adds each to its result message."""
 
-    def __init__(self, compute: ComputePool, publisher: Publisher, budget_ms: float = CHART_POINT_BUDGET_MS) -> None:
+    def __init__(self, compute: ComputePool, publisher: Publisher, budget_ms: float = CHART_POINT_BUDGET_MS,
+                 theme: Callable[[int | None], Awaitable[str]] | None = None) -> None:
         self._compute = compute
+        self._theme = theme  # a server's theme (GuildLanguages.theme); None: the dark one
         self._publisher = publisher
         self._budget_ms = budget_ms
         self._drawing: set[asyncio.Task[None]] = set()
@@ -40,20 +44,26 @@ class Charts:
         self._drawing.add(task)
         task.add_done_callback(self._drawing.discard)
 
-    async def draw(self, state: GameState, lang: str) -> bytes | None:
-        """The chart, or None: a failure here must never cost the players their result."""
+    async def draw(self, state: GameState, lang: str) -> tuple[bytes, str] | None:
+        """The chart and its description, or None: a failure here must never cost the players their result."""
         try:
-            request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang)
-            return await self._compute.run_in(END_CHART_LANE.name, draw_chart, request)
+            theme = await self._theme(state.place.guild_id) if self._theme is not None else "dark"
+            request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang, theme)
+            drawn = await self._compute.run_in(END_CHART_LANE.name, draw_chart_with_points, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None
+        if drawn is None:
+            return None
+        png, series = drawn
+        return png, describe_chart(series, lang)
 
     async def _add(self, state: GameState, lang: str, message: discord.Message) -> None:
         async with self._slots:
-            chart = await self.draw(state, lang)
-        if chart is None:
+            drawn = await self.draw(state, lang)
+        if drawn is None:
             return
+        chart, description = drawn
         channel = await self._publisher.channel(state.place.channel_id)
         if channel is None:
             log.warning("game %d: its advantage chart is not shown (the channel cannot be reached)", state.game_id)
@@ -61,7 +71,8 @@ class Charts:
         shown = list(message.attachments)  # kept as they are: the final board stays, nothing is uploaded again
 
         def with_chart() -> dict[str, Any]:
-            return {"attachments": [*shown, discord.File(io.BytesIO(chart), filename=CHART_FILE)]}
+            return {"attachments": [*shown, discord.File(io.BytesIO(chart), filename=CHART_FILE,
+                                                                description=description)]}
 
         # Only the attachments change: the text, the result and the Rematch button stay as they are.
         await self._publisher.edit(channel, message.id, with_chart)

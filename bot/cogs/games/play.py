@@ -134,8 +134,16 @@ class Play(PulucCog):
         return found[:MAX_CHOICES]
 
     @app_commands.command(name=command_name("board"), description=command_description("board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.rename(text=option_name("board", "text"))
+    @app_commands.describe(text=option_description("board", "text"))
+    async def board(self, interaction: discord.Interaction[Any], text: bool = False) -> None:
         session = self._session_here(interaction)
+        if text:
+            # The board in words, as the picture's alt text says it, for the caller alone: nothing is reposted.
+            description = await self.games.presenter.description(session.state)
+            await interaction.response.send_message(description, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
         self.games.limits.take(BOARD, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
         await self.games.presenter.repost(session.state, interaction)
@@ -216,7 +224,7 @@ async def _replay(games: GameServices, interaction: discord.Interaction[Any], co
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = await games.manager.replay_state(component.game_id)
     replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
-                             games.compute, games.replays)
+                             games.compute, games.replays, await games.languages.theme(interaction.guild_id))
     await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 

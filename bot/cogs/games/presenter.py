@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.cogs.games import texts, views
-from bot.cogs.games.boards import board_request
+from bot.cogs.games.boards import board_description, board_request
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import DISCORD_FAILURES, Healer, Publisher, Shown, describe, retrying
 from bot.cogs.games.pings import ChallengePings
@@ -47,9 +47,12 @@ class Composed:
     png: bytes | None = None
     gif: bytes | None = field(default=None, repr=False)
     mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+    description: str | None = None  #: the board in words: the picture's alt text (bot.ui.describe)
 
     def files(self) -> list[discord.File]:
-        return [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=texts.BOARD_FILE)]
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=texts.BOARD_FILE, description=self.description)]
 
     def send_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files(),
@@ -111,10 +114,20 @@ class Presenter:
             return state
         return current if current.seq >= state.seq else state
 
-    async def compose(self, state: GameState, lang: str, finished: Finished | None = None) -> Composed:
-        screen = self._screens.get(state.game_id)
+    def _narration(self, game_id: int, lang: str) -> list[str]:
+        screen = self._screens.get(game_id)
         # Each thing told is one line or more: the last few things give the last NARRATION_LINES lines.
-        narration = texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
+        return texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
+
+    async def description(self, state: GameState) -> str:
+        """The game's board in words as its message's picture carries them (`/puluc board text:true`)."""
+        state = self.latest(state)
+        lang = await self.language(state)
+        narration = self._narration(state.game_id, lang)
+        return board_description(state, lang, narration[-1] if narration else None)
+
+    async def compose(self, state: GameState, lang: str, finished: Finished | None = None) -> Composed:
+        narration = self._narration(state.game_id, lang)
         if state.status == "lobby":
             if state.invited_id is not None:
                 # Only a challenge's first message pings, and not again for a while for the same host and member.
@@ -126,9 +139,12 @@ class Presenter:
             return Composed("", texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
                             views.lobby_view(state, lang))
         png = None
+        description = None
         if state.position is not None:
+            description = board_description(state, lang, narration[-1] if narration else None)
             try:
-                request = board_request(state, self.last_move(state.game_id), self._bar_ms, lang)
+                theme = await self.languages.theme(state.place.guild_id)
+                request = board_request(state, self.last_move(state.game_id), self._bar_ms, lang, theme)
                 png = await self.compute.run(draw_board, request)
             except Exception:
                 # A drawing bug must not stop the game: the embed still says everything.
@@ -136,9 +152,9 @@ class Presenter:
         if state.status == "running":
             return Composed(texts.turn_text(state, lang),
                             texts.game_embed(state, lang, narration, image=png is not None),
-                            views.game_view(state, lang), png)
+                            views.game_view(state, lang), png, description=description)
         return Composed("", texts.end_embed(state, lang, narration, finished, image=png is not None),
-                        views.end_view(state, lang), png)
+                        views.end_view(state, lang), png, description=description)
 
     # -- showing --------------------------------------------------------------------------------------
 

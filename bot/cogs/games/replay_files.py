@@ -14,8 +14,10 @@ from bot.cogs.games.texts import variant_label
 from bot.compute import ComputePool
 from bot.limits import REPLAY, Cache
 from bot.sessions import GameState
+from bot.ui.describe import MAX_DESCRIPTION, describe_board
 from bot.ui.i18n import t
 from bot.ui.pictures import replay_files
+from puluc import MoveEvent, Position
 
 REPLAY_THEME = "dark"
 
@@ -31,18 +33,31 @@ class Replay:
 ReplayCache = Cache[tuple[int, str, tuple[str, ...]], tuple[bytes, str]]
 
 
+def replay_description(state: GameState, lang: str) -> str:
+    """The replay GIF in words: the game, its number of moves and its final board."""
+    record = state.game_record()
+    moves = sum(1 for event in record.events if isinstance(event, MoveEvent))
+    head = t("describe.replay", lang, game_id=state.game_id, variant=variant_label(state.variant, lang),
+             count=moves, board="")
+    final = state.position if state.position is not None else Position.start(record.rules, record.first)
+    board = describe_board(final, lang, seat_names(state, lang), limit=MAX_DESCRIPTION - len(head))
+    return t("describe.replay", lang, game_id=state.game_id, variant=variant_label(state.variant, lang),
+             count=moves, board=board)
+
+
 async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: ComputePool,
-                    cache: ReplayCache | None = None) -> Replay:
+                    cache: ReplayCache | None = None, theme: str = REPLAY_THEME) -> Replay:
     """The replay of a finished game, captioned in `lang` and fitted to what the channel accepts
     (`interaction.filesize_limit`), drawn in the replay lane of `compute`'s workers, or taken from `cache`
     (a finished game never changes: the same game, language and names give the same files)."""
     # The names are the stored ones: a player who asked to be forgotten is already a former player there. The
     # worker gets the record and the words, not the session's state: it loads nothing of the bot but pictures.
     names = seat_names(state, lang)
-    kept_as = (state.game_id, lang, tuple(f"{seat}={name}" for seat, name in sorted(names.items())))
+    # Kept by the game, its words and palette ("en/dark"), and the names it shows.
+    kept_as = (state.game_id, f"{lang}/{theme}", tuple(f"{seat}={name}" for seat, name in sorted(names.items())))
     found = cache.get(kept_as) if cache is not None and state.status == "finished" else None
     if found is None:
-        found = await compute.run_in(REPLAY.lane.name, replay_files, state.game_record(), REPLAY_THEME, names,
+        found = await compute.run_in(REPLAY.lane.name, replay_files, state.game_record(), theme, names,
                                      board_texts(lang))
         if cache is not None and state.status == "finished":
             cache.put(kept_as, found)
@@ -51,7 +66,8 @@ async def replay_of(state: GameState, lang: str, filesize_limit: int, compute: C
     files = [discord.File(io.BytesIO(record_json.encode()), filename=f"puluc-{game_id}.json")]
     key = "ladder.replay.done"
     if len(gif) + len(record_json) <= filesize_limit:
-        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif"))
+        files.insert(0, discord.File(io.BytesIO(gif), filename=f"puluc-{game_id}.gif",
+                                     description=replay_description(state, lang)))
     else:
         key = "ladder.replay.too_big"
     return Replay(t(key, lang, game_id=game_id, variant=variant_label(state.variant, lang)), files)

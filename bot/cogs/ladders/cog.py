@@ -29,11 +29,12 @@ from bot.cogs.ladders.embeds import (
 )
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
 from bot.limits import CHART, REPLAY
-from bot.services import compute_of, limits_of, mentions_of, replays_of, storage_of
+from bot.services import compute_of, limits_of, mentions_of, replays_of, storage_of, theme_of
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
 from bot.storage.types import GLOBAL_SCOPE, Game
+from bot.ui.describe import describe_rating_chart
 from bot.ui.i18n import (
     choices,
     command_description,
@@ -49,7 +50,6 @@ from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
 from bot.ui.views.web import with_link
 
 HISTORY_LENGTH = 10
-CHART_THEME = "dark"
 
 
 class Ladders(PulucCog):
@@ -119,11 +119,13 @@ class Ladders(PulucCog):
         compute = compute_of(self.bot)
         compute.check_room(CHART.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the chart is drawn next
-        png = await compute.run_in(CHART.lane.name, draw_rating_chart, chart_series(points), CHART_THEME,
-                                   board_texts(lang))
+        series = chart_series(points)
+        theme = await theme_of(self.bot, interaction.guild_id)
+        png = await compute.run_in(CHART.lane.name, draw_rating_chart, series, theme, board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
-            file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+            file=discord.File(io.BytesIO(png), filename=CHART_FILE,
+                              description=describe_rating_chart(series, found.display_name, lang)),
             view=or_missing(page),
         )
 
@@ -160,7 +162,7 @@ class Ladders(PulucCog):
         compute.check_room(REPLAY.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
-                                 compute, kept)
+                                 compute, kept, await theme_of(self.bot, interaction.guild_id))
         links = web_links()
         page = with_link(None, links.game(game_id) if links is not None else None, lang)
         await interaction.followup.send(replay.text, files=replay.files, view=or_missing(page))

@@ -209,6 +209,8 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 if kept is not None:
                     kept.clear()  # a kept replay shows the names of those who played it
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
+                # Other features drop what they keep of this member in memory (the reviews' pictures name them).
+                interaction.client.dispatch("puluc_forgotten", user_id)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:

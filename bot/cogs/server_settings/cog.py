@@ -31,10 +31,13 @@ from bot.ui.i18n import (
     option_name,
     t,
 )
+from bot.ui.palettes import PALETTES
 from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
-SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
-                    "turn_ping", "web")
+SETTINGS_OPTIONS = (
+    "default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns", "turn_ping", "web",
+    "palette",
+)
 
 
 def _admin_text(field: str) -> app_commands.locale_str:
@@ -59,7 +62,8 @@ class Settings(commands.Cog):
     @admin.command(name=command_name("settings"), description=command_description("settings"))
     @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
-    @app_commands.choices(default_variant=choices("variant"), language=choices("language"), web=choices("web"))
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"), web=choices("web"),
+                          palette=choices("palette"))
     @app_commands.choices(turn_timer=turn_timer_choices())
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
@@ -75,6 +79,7 @@ class Settings(commands.Cog):
         turn_ping: app_commands.Range[int, TURN_PING_AFTER_SECONDS.minimum, TURN_PING_AFTER_SECONDS.maximum]
         | None = None,
         web: str | None = None,
+        palette: str | None = None,
     ) -> None:
         games = services(self.bot)
         storage = games.storage
@@ -92,6 +97,9 @@ class Settings(commands.Cog):
             changes["turn_ping_seconds"] = turn_ping
         if language is not None:
             changes["locale"] = None if language == "auto" else language
+        if palette is not None:
+            # The standard palette is stored as no choice, like a language left to Discord's.
+            changes["palette"] = None if palette == PALETTES[0] else palette
         rules = {"fire": fire, "scorpion": scorpion, "eagle_returns": eagle_returns}
         changes.update({rule: value for rule, value in rules.items() if value is not None})
         if web is not None:
@@ -103,7 +111,7 @@ class Settings(commands.Cog):
             current = await storage.server_settings.update_guild_settings(guild_id, **changes)
         if ranked is not None:
             await storage.server_settings.set_channel_ranked(guild_id, channel_id, ranked)
-        if language is not None:
+        if language is not None or palette is not None:
             games.languages.forget(guild_id)
         if turn_ping is not None:
             games.calls.delays.set(guild_id, turn_ping)  # the next turns of this server's games
@@ -115,6 +123,7 @@ class Settings(commands.Cog):
             timer=duration(current.turn_timer_seconds or games.config.turn_timer_seconds, lang),
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
+            palette=t(f"choice.palette.{current.palette or PALETTES[0]}", lang),
         )
         summary = t("settings.ping.joined", lang, summary=summary,
                     ping=ping_summary(current.turn_ping_seconds, games.config.turn_ping_after_seconds, lang))

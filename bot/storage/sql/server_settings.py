@@ -7,14 +7,15 @@ from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
 _GUILD_COLUMNS = (
-    "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, turn_ping_seconds, web_public"
+    "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, turn_ping_seconds, web_public, "
+    "palette"
 )
 
 
 def _guild(guild_id: int, row: Row) -> GuildSettings:
     """A row of `_GUILD_COLUMNS` (SQLite keeps the booleans as 0 and 1)."""
     fire, scorpion, eagle_returns, web_public = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5, 7))
-    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6], web_public)
+    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6], web_public, row[8])
 
 
 async def ensure_guild(tx: Transaction, guild_id: int, now: float) -> None:
@@ -46,6 +47,7 @@ class ServerSettingsStore:
         eagle_returns: bool | Unchanged | None = UNCHANGED,
         turn_ping_seconds: int | Unchanged | None = UNCHANGED,
         web_public: bool | Unchanged | None = UNCHANGED,
+        palette: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
         async with self._db.write() as tx:
@@ -57,11 +59,11 @@ class ServerSettingsStore:
             new = _guild(guild_id, row).updated(
                 default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
                 scorpion=scorpion, eagle_returns=eagle_returns, turn_ping_seconds=turn_ping_seconds,
-                web_public=web_public,
+                web_public=web_public, palette=palette,
             )
             await tx.execute(
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ?, fire = ?, scorpion = ?, "
-                "eagle_returns = ?, turn_ping_seconds = ?, web_public = ? WHERE guild_id = ?",
+                "eagle_returns = ?, turn_ping_seconds = ?, web_public = ?, palette = ? WHERE guild_id = ?",
                 new.default_variant,
                 new.turn_timer_seconds,
                 new.locale,
@@ -70,6 +72,7 @@ class ServerSettingsStore:
                 new.eagle_returns,
                 new.turn_ping_seconds,
                 new.web_public,
+                new.palette,
                 guild_id,
             )
         return new

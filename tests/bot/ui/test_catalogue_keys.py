@@ -29,11 +29,13 @@ from bot.app import EXTENSIONS
 from bot.cogs.games.texts import BOARD_SECTIONS, HELP_SECTIONS
 from bot.cogs.ladders.embeds import PRIVACY_SECTIONS
 from bot.cogs.tournaments.texts import TABLE_COLUMNS, TABLE_FORMATS
+from bot.learning.lessons import LESSON_KEYS
 from bot.ratings.types import LADDERS, Result, UnrankedReason
 from bot.sessions.state import ADDED_RULES, AI_LEVELS
 from bot.tournaments.types import FORMATS
 from bot.ui import i18n
 from bot.ui.i18n import FLAGS, GENERAL_SECTIONS, PRESET_FIELDS, SUPPORTED, catalogue
+from bot.ui.palettes import PALETTES
 from bot.ui.replies import GAME_PERMISSIONS, THREAD_PERMISSIONS
 from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
@@ -57,6 +59,7 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "choice.difficulty.{}": _each(AI_LEVELS),
     "choice.ladder.{}": _each(LADDERS),
     "choice.language.{}": _each(("auto", *SUPPORTED)),
+    "choice.palette.{}": _each(PALETTES),
     # the settings group's own name and description
     "admin.{}": _each(("name", "desc")),
     # game messages
@@ -93,6 +96,11 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     # words drawn on the images, one per renderer text; and each variant's example board on its rules page
     "board.{}": _each(DEFAULT_TEXTS),
     "board.example.{}": _each(PRESETS),
+    # the tutorial: each lesson's title, text, and what its right and wrong choices say
+    "learn.{}.title": _each(LESSON_KEYS),
+    "learn.{}.text": _each(LESSON_KEYS),
+    "learn.{}.right": _each(LESSON_KEYS),
+    "learn.{}.wrong": _each(LESSON_KEYS),
 }
 
 

@@ -35,14 +35,14 @@ COMMANDS: dict[str, set[str]] = {
     "challenge": {"opponent", "variant", "ranked"},
     "ai": {"difficulty", "variant"},
     "move": {"move"},
-    "board": set(),
+    "board": {"text"},
     "resign": set(),
     "hint": set(),
     "rules": {"variant"},
     "help": set(),
     "cancel": set(),
     "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
-                 "turn_ping", "web"},
+                 "turn_ping", "web", "palette"},
     "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
@@ -51,6 +51,8 @@ COMMANDS: dict[str, set[str]] = {
     "forget-me": set(),
     "notifications": {"mode"},
     "games": set(),
+    "learn": {"lesson"},
+    "review": {"game_id", "seat"},
     "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
     "season": set(),  # a group of /puluc-admin: `season start`
 }
