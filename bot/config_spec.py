@@ -25,6 +25,9 @@ __all__ = [
     "COMMAND_COOLDOWN_SECONDS",
     "DATABASE_URL",
     "DEV_GUILD_ID",
+    "DISCORD_API_URL",
+    "DISCORD_CLIENT_ID",
+    "DISCORD_CLIENT_SECRET",
     "DISCORD_TOKEN",
     "FONT_PATH",
     "HEALTH_HOST",
@@ -204,6 +207,13 @@ class PortSetting:
 HEALTH_PORT = PortSetting("HEALTH_PORT")
 HEALTH_HOST = TextSetting("HEALTH_HOST", "127.0.0.1")
 
+# The Discord Activity (bot/activity, docs/OPERATIONS.md, Discord Activity): the application's OAuth2 client,
+# from the developer portal's OAuth2 page. Both or neither: without them the Activity is off.
+DISCORD_CLIENT_ID = IdSetting("DISCORD_CLIENT_ID", "the application id (developer portal, OAuth2 page, Client ID)")
+DISCORD_CLIENT_SECRET = TextSetting("DISCORD_CLIENT_SECRET", None)
+# Where Discord's HTTP API answers; only a test (a fake Discord server) or a Discord-compatible proxy changes it.
+DISCORD_API_URL = TextSetting("DISCORD_API_URL", "https://discord.com/api/v10")
+
 Setting = (
     TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
     | PortSetting
@@ -228,4 +238,7 @@ SETTINGS: tuple[Setting, ...] = (
     SHARD_IDS,
     HEALTH_PORT,
     HEALTH_HOST,
+    DISCORD_CLIENT_ID,
+    DISCORD_CLIENT_SECRET,
+    DISCORD_API_URL,
 )

@@ -1,0 +1,375 @@
+"""The Activity's HTTP surface, mounted on the web companion's aiohttp application by `add_activity_routes`.
+
+    GET  {prefix}/             the page (its script and style under {prefix}/static/, built by activity/)
+    POST {prefix}/api/session  {code, instance_id} -> the member, their access token and the Activity's ticket
+    POST {prefix}/api/renew    a fresh ticket for a ticket that has not run out
+    GET  {prefix}/api/game     the channel's game as the member sees it
+    GET  {prefix}/api/live     the same, again after every change (Server-Sent Events)
+    POST {prefix}/api/move     {game_id, seq, move}: play a move, as the game message's button would
+
+Discord maps the Activity's root (`https://<application>.discordsays.com/`) onto `{prefix}` of the web
+companion (docs/OPERATIONS.md, Discord Activity), and the page calls the API through Discord's `/.proxy/`
+path. Every request after sign-in carries the ticket as `Authorization: Bearer <ticket>`; every refusal is a
+JSON `{error, message}` with the sentence in the member's language. No handler logs a code, a token or a ticket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from aiohttp import web
+
+from bot.activity.board import draw_svg
+from bot.activity.discord_api import DiscordApi
+from bot.activity.errors import ActivityRefusal, BadRequest, BadSession, NotThisGame, OtherServer
+from bot.activity.live import ChannelFeed
+from bot.activity.signin import sign_in
+from bot.activity.tickets import RENEW_BEFORE, TICKET_SECONDS, Signer, Ticket
+from bot.activity.view import JsonObject, game_view, page_texts
+from bot.sessions import ActionResult, GameState
+from bot.sessions.errors import GameNotOpen, NoGameHere, SessionError, StaleAction
+from bot.ui.i18n import DEFAULT_LANGUAGE, language_for, t
+
+if TYPE_CHECKING:
+    from bot.config import Config
+    from bot.services import GameServices
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/activity"
+# A live connection says something at least this often, so proxies (Discord's among them) keep it open.
+HEARTBEAT_SECONDS = 15.0
+# Boards drawn lately, by (game, event, language): every watcher of a move shares one drawing.
+SVG_CACHE = 64
+MAX_BODY = 4096  # the API's requests are a few short fields
+STATIC = resources.files("bot.activity") / "static"
+
+# Discord opens the Activity in a frame of its client (discord.com, its canary and ptb builds, the popout's
+# discordsays.com); 'self' lets a page of the web companion frame it (the end-to-end test's stand-in).
+FRAME_ANCESTORS = ("'self' https://discord.com https://*.discord.com https://discordapp.com "
+                   "https://*.discordapp.com https://*.discordsays.com")
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAME_ANCESTORS}"
+)
+
+BoardDrawer = Callable[[GameState, str], Awaitable[str | None]]
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """What the Activity needs from the settings: the OAuth2 client, the bot token, Discord's API address."""
+
+    client_id: int
+    client_secret: str = field(repr=False)
+    bot_token: str = field(repr=False)
+    api_url: str = "https://discord.com/api/v10"
+    # Signs the tickets; the client secret unless told another (the web companion's WEB_SECRET, when set).
+    ticket_secret: bytes | None = field(default=None, repr=False)
+    ticket_seconds: float = TICKET_SECONDS
+    prefix: str = PREFIX
+
+    @classmethod
+    def from_config(cls, config: Config, ticket_secret: bytes | None = None) -> ActivitySettings | None:
+        """The Activity's settings, or None when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are not set."""
+        client = config.activity_client
+        if client is None:
+            return None
+        return cls(client.client_id, client.secret, config.discord_token, config.discord_api_url, ticket_secret)
+
+
+
+
+def add_activity_routes(app: web.Application, games: GameServices, settings: ActivitySettings, *,
+                        clock: Callable[[], float] = time.time, draw: BoardDrawer | None = None) -> Activity:
+    """Mount the Activity's page and API under `settings.prefix` of `app` (before `app` starts)."""
+    activity = Activity(games, settings, clock=clock, draw=draw)
+    app[ACTIVITY] = activity
+    app.cleanup_ctx.append(activity.running)
+    app.on_shutdown.append(activity.shutdown)
+    prefix = settings.prefix
+    app.router.add_get(prefix, activity.to_page)
+    app.router.add_get(prefix + "/", activity.page)
+    app.router.add_static(prefix + "/static", str(STATIC))
+    app.router.add_post(prefix + "/api/session", activity.session)
+    app.router.add_post(prefix + "/api/renew", activity.renew)
+    app.router.add_get(prefix + "/api/game", activity.game)
+    app.router.add_get(prefix + "/api/live", activity.live)
+    app.router.add_post(prefix + "/api/move", activity.move)
+    return activity
+
+
+def _json(data: JsonObject, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, headers={"Cache-Control": "no-store"})
+
+
+def refused(error: ActivityRefusal | SessionError, lang: str) -> web.Response:
+    """The answer to a refused request: its key and its sentence in `lang`."""
+    if isinstance(error, ActivityRefusal):
+        return _json({"error": error.key, "message": t(error.key, lang)}, error.status)
+    key = "activity.error.stale" if isinstance(error, StaleAction) else error.key
+    status = 404 if isinstance(error, GameNotOpen | NoGameHere) else 409
+    return _json({"error": key, "message": t(key, lang, **error.params)}, status)
+
+
+def answering(handler: Callable[[Activity, web.Request], Awaitable[web.StreamResponse]]
+              ) -> Callable[[Activity, web.Request], Awaitable[web.StreamResponse]]:
+    """A handler whose refusals become their JSON answers, in the ticket's language when it has one."""
+
+    async def answer(self: Activity, request: web.Request) -> web.StreamResponse:
+        try:
+            return await handler(self, request)
+        except (ActivityRefusal, SessionError) as error:
+            log.info("Activity refused %s %s: %s", request.method, request.path, error)
+            return refused(error, request.get("lang", DEFAULT_LANGUAGE))
+
+    return answer
+
+
+class Activity:
+    """The Activity of one bot: its Discord API client, its ticket signer and what it knows of each channel."""
+
+    def __init__(self, games: GameServices, settings: ActivitySettings, *, clock: Callable[[], float],
+                 draw: BoardDrawer | None) -> None:
+        self._games = games
+        self.settings = settings
+        self._clock = clock
+        self.feed = ChannelFeed(games.manager)
+        self._draw = draw or (lambda state, lang: draw_svg(games.compute, state, lang, self.feed.last_move(state),
+                                                           games.config.advantage_bar_ms))
+        self._signer = Signer(settings.ticket_secret or settings.client_secret.encode())
+        self._api: DiscordApi | None = None
+        self._svgs: OrderedDict[tuple[int, int, str], str | None] = OrderedDict()
+        self._showing: set[asyncio.Task[Any]] = set()
+        self._closing = asyncio.Event()
+        self._page_template: str | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------------------
+
+    async def running(self, app: web.Application) -> AsyncIterator[None]:
+        """The Discord API client lives as long as the web application."""
+        async with aiohttp.ClientSession() as http:
+            self._api = DiscordApi(http, self.settings.api_url, client_id=self.settings.client_id,
+                                   client_secret=self.settings.client_secret, bot_token=self.settings.bot_token)
+            yield
+            self._api = None
+            await self.settled()
+
+    async def shutdown(self, app: web.Application) -> None:
+        """End the live connections, so the server can stop without waiting for them."""
+        self._closing.set()
+
+    async def settled(self) -> None:
+        """Wait until every game message a move of the Activity asked for is shown (tests, and shutdown)."""
+        while self._showing:
+            await asyncio.gather(*self._showing, return_exceptions=True)
+
+    @property
+    def api(self) -> DiscordApi:
+        if self._api is None:
+            raise RuntimeError("the Activity's web application is not running")
+        return self._api
+
+    # -- the page ---------------------------------------------------------------------------------------
+
+    async def to_page(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPPermanentRedirect(request.rel_url.with_path(self.settings.prefix + "/"))
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """The page, in the language the browser asks for until the member's own is known."""
+        if self._page_template is None:
+            self._page_template = await asyncio.to_thread((STATIC / "index.html").read_text, "utf-8")
+        lang = language_for(_first_language(request.headers.get("Accept-Language", "")))
+        boot = json.dumps({"client_id": str(self.settings.client_id), "lang": lang, "texts": page_texts(lang)})
+        # JSON inside a <script type="application/json">: only "</" could end it early, and JSON may escape "/".
+        html = (self._page_template.replace("{{lang}}", lang)
+                .replace("{{boot}}", boot.replace("</", "<\\/")))
+        return web.Response(text=html, content_type="text/html", charset="utf-8", headers={
+            "Content-Security-Policy": PAGE_POLICY,
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+        })
+
+    # -- signing in -------------------------------------------------------------------------------------
+
+    @answering
+    async def session(self, request: web.Request) -> web.StreamResponse:
+        """Sign the member in with the code of the SDK's `authorize` (`bot.activity.signin`)."""
+        body = await _body(request)
+        code, instance_id = body.get("code"), body.get("instance_id")
+        if not isinstance(code, str) or not code or not isinstance(instance_id, str) or not instance_id:
+            raise BadRequest("a sign-in needs a code and an instance_id")
+        if len(code) > 200 or len(instance_id) > 200:
+            raise BadRequest("a code or an instance_id longer than Discord's")
+        signed = await sign_in(self.api, code, instance_id, self._clock(), self.settings.ticket_seconds)
+        request["lang"] = signed.ticket.lang
+        return _json({
+            "access_token": signed.access_token,
+            "ticket": self._signer.sign(signed.ticket),
+            "expires_in": self.settings.ticket_seconds,
+            "renew_before": RENEW_BEFORE,
+            "user": {"id": str(signed.user.id), "name": signed.user.name},
+            "lang": signed.ticket.lang,
+            "texts": page_texts(signed.ticket.lang),
+            "game": await self._view(signed.ticket),
+        })
+
+    @answering
+    async def renew(self, request: web.Request) -> web.StreamResponse:
+        ticket = self._ticket(request)
+        fresh = ticket.renewed(self._clock(), self.settings.ticket_seconds)
+        return _json({"ticket": self._signer.sign(fresh), "expires_in": self.settings.ticket_seconds})
+
+    def _ticket(self, request: web.Request) -> Ticket:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise BadSession("no ticket in the Authorization header")
+        ticket = self._signer.check(token.strip(), self._clock())
+        request["lang"] = ticket.lang
+        return ticket
+
+    # -- the game ---------------------------------------------------------------------------------------
+
+    def _state(self, ticket: Ticket) -> GameState | None:
+        state = self.feed.state(ticket.channel_id)
+        if state is not None and state.place.guild_id != ticket.guild_id:
+            raise OtherServer(f"game {state.game_id} is not in server {ticket.guild_id}")
+        return state
+
+    async def _svg(self, state: GameState, lang: str) -> str | None:
+        key = (state.game_id, state.seq, lang)
+        if key in self._svgs:
+            self._svgs.move_to_end(key)
+            return self._svgs[key]
+        svg = None
+        if state.position is not None:
+            try:
+                svg = await self._draw(state, lang)
+            except Exception:
+                # A drawing bug must not hide the game: the page still says everything in words.
+                log.exception("could not draw the Activity's board of game %d", state.game_id)
+        self._svgs[key] = svg
+        while len(self._svgs) > SVG_CACHE:
+            self._svgs.popitem(last=False)
+        return svg
+
+    async def _view(self, ticket: Ticket, state: GameState | None = None) -> JsonObject:
+        state = state if state is not None else self._state(ticket)
+        if state is None:
+            return game_view(None, ticket.user_id, ticket.lang, narration=[], svg=None)
+        return game_view(state, ticket.user_id, ticket.lang, narration=self.feed.narration(state, ticket.lang),
+                         svg=await self._svg(state, ticket.lang))
+
+    @answering
+    async def game(self, request: web.Request) -> web.StreamResponse:
+        return _json(await self._view(self._ticket(request)))
+
+    @answering
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        """The game as the member sees it, sent again after every change of the channel, until the ticket
+        runs out (the page reconnects with its renewed ticket) or the server stops."""
+        ticket = self._ticket(request)
+        self._state(ticket)  # refuses a ticket of another server before the stream starts
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
+        })
+        await response.prepare(request)
+        channel, shown = ticket.channel_id, None
+        with contextlib.suppress(ConnectionResetError):
+            while not self._closing.is_set():
+                version, state = self.feed.version(channel), self.feed.state(channel)
+                # A lobby opened since is noticed at the next heartbeat: the feed hears of a game when it starts.
+                mark = (state.game_id if state is not None else None, version)
+                if mark != shown:
+                    view = await self._view(ticket, state)
+                    await response.write(f"event: game\ndata: {json.dumps(view)}\n\n".encode())
+                    shown = mark
+                left = ticket.expires - self._clock()
+                if left <= 0:
+                    await response.write(b"event: expired\ndata: {}\n\n")
+                    break
+                if await self._wait(channel, version, min(HEARTBEAT_SECONDS, left)) == version:
+                    await response.write(b": still here\n\n")
+        return response
+
+    async def _wait(self, channel: int, seen: int, timeout: float) -> int:
+        """The channel's version after a change, a timeout, or the server's shutdown (whichever comes first)."""
+        closing = asyncio.ensure_future(self._closing.wait())
+        changed = asyncio.ensure_future(self.feed.wait(channel, seen, timeout))
+        try:
+            await asyncio.wait((closing, changed), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+            changed.cancel()
+        return self.feed.version(channel)
+
+    # -- playing ----------------------------------------------------------------------------------------
+
+    @answering
+    async def move(self, request: web.Request) -> web.StreamResponse:
+        """Play a move through the game's session, with the checks of a button: the seat to move only, the
+        position the page showed (`seq`), one move at a time (the game's lock); then show it in the channel
+        as a button's move is shown."""
+        ticket = self._ticket(request)
+        body = await _body(request)
+        game_id, seq, notation = body.get("game_id"), body.get("seq"), body.get("move")
+        if (not isinstance(game_id, str) or not game_id.isdigit() or not isinstance(seq, int)
+                or isinstance(seq, bool) or not isinstance(notation, str) or not 0 < len(notation) <= 20):
+            raise BadRequest("a move needs game_id (text), seq (a number) and move (its notation)")
+        session = self._games.manager.in_channel(ticket.channel_id)
+        if session is None:
+            raise NoGameHere(f"no open game in channel {ticket.channel_id}")
+        if session.game_id != int(game_id):
+            raise NotThisGame(f"game {game_id} is not the game of channel {ticket.channel_id}")
+        if session.state.place.guild_id != ticket.guild_id:
+            raise OtherServer(f"game {game_id} is not in server {ticket.guild_id}")
+        result = await session.play(ticket.user_id, notation, turn=seq)
+        self._show(result)
+        return _json(await self._view(ticket, result.state))
+
+    def _show(self, result: ActionResult) -> None:
+        """Show the move in the channel as a button's move is shown (`Presenter.show`), without making the page
+        wait for Discord: the page's board follows the game at once (`ChannelFeed`)."""
+        task = asyncio.get_running_loop().create_task(self._games.presenter.show(result),
+                                                      name=f"puluc-activity-show-{result.game_id}")
+        self._showing.add(task)
+        task.add_done_callback(self._shown)
+
+    def _shown(self, task: asyncio.Task[Any]) -> None:
+        self._showing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("showing a move of the Activity failed", exc_info=task.exception())
+
+
+#: The application's Activity, for whoever needs it after mounting (the web companion, tests).
+ACTIVITY: web.AppKey[Activity] = web.AppKey("puluc_activity", Activity)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object; BadRequest for anything else."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise BadRequest("a request body larger than the API takes")
+    try:
+        body = json.loads(await request.content.read(MAX_BODY + 1) or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("a request body that is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("a request body that is not a JSON object")
+    return body
+
+
+def _first_language(header: str) -> str | None:
+    """The first language of an Accept-Language header ("fr-CH, fr;q=0.9, en;q=0.8" -> "fr-CH")."""
+    first = header.split(",", 1)[0].split(";", 1)[0].strip()
+    return first or None
