@@ -12,7 +12,8 @@ repositories). Sections:
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
 - SimCord: `World` (a server with five members), reading messages as a player does, and clicking;
-- catalogues: `reword`, a language whose messages say things in another order.
+- catalogues: `reword`, a language whose messages say things in another order;
+- the Discord Activity: `FakeDiscord`, Discord's OAuth2 and API as the Activity's backend calls them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ import discord
 import pytest
 import simcord
 import simcord.interactions as sim_interactions
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from discord import app_commands
 from PIL import Image
 from simcord.backend import serializers
@@ -522,3 +525,115 @@ def reword(monkeypatch: pytest.MonkeyPatch, lang: str, messages: Mapping[str, st
     assert set(messages) <= set(original(lang)), set(messages) - set(original(lang))
     changed = {**original(lang), **messages}
     monkeypatch.setattr(i18n, "catalogue", lambda code: changed if code == lang else original(code))
+
+
+# -- the Discord Activity: a fake Discord (OAuth2 and the API calls the Activity makes) -----------------------
+
+
+class FakeDiscord:
+    """Discord's OAuth2 token endpoint, /users/@me, the activity-instances endpoint and a server's members, as a
+    small aiohttp server (`FakeDiscord.serve`), answering as Discord does, for the Activity's backend. It checks
+    what the backend must send: the client id and secret with a code, the member's token, the bot's token."""
+
+    API = "/api/v10"
+
+    def __init__(self, client_id: int, client_secret: str, bot_token: str) -> None:
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.bot_token = bot_token
+        self.users: dict[int, dict[str, Any]] = {}
+        self.codes: dict[str, int] = {}  # each is good for one exchange
+        self.tokens: dict[str, int] = {}
+        self.instances: dict[str, dict[str, Any]] = {}
+        self.members: set[tuple[int, int]] = set()  # (server, user)
+        self.calls: list[str] = []  # "METHOD path", in order
+        self._issued = 0
+
+    def add_user(self, user_id: int, name: str, *, locale: str = "en-US", servers: Sequence[int] = ()) -> None:
+        self.users[user_id] = {"id": str(user_id), "username": name, "global_name": name.title(),
+                               "discriminator": "0", "avatar": None, "locale": locale}
+        self.members.update((server, user_id) for server in servers)
+
+    def code_for(self, user_id: int) -> str:
+        """A fresh authorization code, as the SDK's `authorize` gives the page."""
+        self._issued += 1
+        code = f"code-{user_id}-{self._issued}"
+        self.codes[code] = user_id
+        return code
+
+    def open_instance(self, instance_id: str, guild_id: int | None, channel_id: int, users: Sequence[int]) -> None:
+        self.instances[instance_id] = {"guild_id": guild_id, "channel_id": channel_id, "users": list(users)}
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post(f"{self.API}/oauth2/token", self._token)
+        app.router.add_get(f"{self.API}/users/@me", self._me)
+        app.router.add_get(f"{self.API}/applications/{{app}}/activity-instances/{{instance}}", self._instance)
+        app.router.add_get(f"{self.API}/guilds/{{guild}}/members/{{user}}", self._member)
+        return app
+
+    @asynccontextmanager
+    async def serve(self) -> AsyncIterator[str]:
+        """Serve on a free local port; yields the API's base URL (DISCORD_API_URL)."""
+        server = TestServer(self.app())
+        await server.start_server()
+        try:
+            yield str(server.make_url(self.API))
+        finally:
+            await server.close()
+
+    @staticmethod
+    def _error(status: int, code: int, message: str) -> web.Response:
+        return web.json_response({"code": code, "message": message}, status=status)
+
+    async def _token(self, request: web.Request) -> web.Response:
+        self.calls.append(f"POST {request.path}")
+        form = await request.post()
+        if (form.get("client_id"), form.get("client_secret")) != (str(self.client_id), self.client_secret):
+            return web.json_response({"error": "invalid_client"}, status=401)
+        user = self.codes.pop(str(form.get("code")), None)
+        if form.get("grant_type") != "authorization_code" or user is None:
+            return web.json_response({"error": "invalid_grant", "error_description": 'Invalid "code" in request.'},
+                                     status=400)
+        token = f"access-{user}-{self._issued}"
+        self.tokens[token] = user
+        return web.json_response({"access_token": token, "token_type": "Bearer", "expires_in": 604800,
+                                  "refresh_token": "r", "scope": "identify"})
+
+    async def _me(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        user = self.tokens.get(token) if scheme == "Bearer" else None
+        if user is None:
+            return self._error(401, 0, "401: Unauthorized")
+        return web.json_response(self.users[user])
+
+    def _is_bot(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.bot_token}"
+
+    async def _instance(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        if not self._is_bot(request):
+            return self._error(401, 0, "401: Unauthorized")
+        found = self.instances.get(request.match_info["instance"])
+        if request.match_info["app"] != str(self.client_id) or found is None:
+            return self._error(404, 0, "404: Not Found")
+        instance_id = request.match_info["instance"]
+        return web.json_response({
+            "application_id": str(self.client_id), "instance_id": instance_id, "launch_id": "1",
+            "location": {"id": f"gc-{found['guild_id']}-{found['channel_id']}", "kind": "gc",
+                         "channel_id": str(found["channel_id"]),
+                         "guild_id": str(found["guild_id"]) if found["guild_id"] is not None else None},
+            "users": [str(user) for user in found["users"]],
+        })
+
+    async def _member(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        if not self._is_bot(request):
+            return self._error(401, 0, "401: Unauthorized")
+        key = (int(request.match_info["guild"]), int(request.match_info["user"]))
+        if key not in self.members:
+            return self._error(404, 10_007, "Unknown Member")
+        user = self.users[key[1]]
+        return web.json_response({"user": user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                                  "deaf": False, "mute": False})

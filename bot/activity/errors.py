@@ -50,10 +50,15 @@ class OtherServer(ActivityRefusal):
 
 
 class SessionExpired(ActivityRefusal):
-    """The Activity's own session ran out: the page signs in again (silently, the member saw it before)."""
+    """The Activity's own session ran out: the page signs in again (silently, the member saw it before). `lang`
+    is the member's language, which the (genuine) ticket still tells."""
 
     key = "activity.error.session_expired"
     status = 401
+
+    def __init__(self, detail: str, *, lang: str) -> None:
+        super().__init__(detail)
+        self.lang = lang
 
 
 class BadSession(ActivityRefusal):
@@ -68,6 +73,13 @@ class NotThisGame(ActivityRefusal):
 
     key = "activity.error.not_this_game"
     status = 409
+
+
+class Failed(ActivityRefusal):
+    """The Activity failed on its own side (a bug: logged with its traceback)."""
+
+    key = "activity.error.internal"
+    status = 500
 
 
 class DiscordUnavailable(ActivityRefusal):

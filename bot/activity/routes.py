@@ -31,7 +31,15 @@ from aiohttp import web
 
 from bot.activity.board import draw_svg
 from bot.activity.discord_api import DiscordApi
-from bot.activity.errors import ActivityRefusal, BadRequest, BadSession, NotThisGame, OtherServer
+from bot.activity.errors import (
+    ActivityRefusal,
+    BadRequest,
+    BadSession,
+    Failed,
+    NotThisGame,
+    OtherServer,
+    SessionExpired,
+)
 from bot.activity.live import ChannelFeed
 from bot.activity.signin import sign_in
 from bot.activity.tickets import RENEW_BEFORE, TICKET_SECONDS, Signer, Ticket
@@ -62,6 +70,9 @@ PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAME_ANCESTORS}"
 )
+
+# The language of a request's answers, once its ticket (or sign-in) has told it.
+LANG = web.RequestKey("puluc_activity_lang", str)
 
 BoardDrawer = Callable[[GameState, str], Awaitable[str | None]]
 
@@ -131,7 +142,12 @@ def answering(handler: Callable[[Activity, web.Request], Awaitable[web.StreamRes
             return await handler(self, request)
         except (ActivityRefusal, SessionError) as error:
             log.info("Activity refused %s %s: %s", request.method, request.path, error)
-            return refused(error, request.get("lang", DEFAULT_LANGUAGE))
+            return refused(error, request.get(LANG, DEFAULT_LANGUAGE))
+        except web.HTTPException:
+            raise
+        except Exception:
+            log.exception("the Activity failed to answer %s %s", request.method, request.path)
+            return refused(Failed("an unexpected error"), request.get(LANG, DEFAULT_LANGUAGE))
 
     return answer
 
@@ -213,7 +229,7 @@ class Activity:
         if len(code) > 200 or len(instance_id) > 200:
             raise BadRequest("a code or an instance_id longer than Discord's")
         signed = await sign_in(self.api, code, instance_id, self._clock(), self.settings.ticket_seconds)
-        request["lang"] = signed.ticket.lang
+        request[LANG] = signed.ticket.lang
         return _json({
             "access_token": signed.access_token,
             "ticket": self._signer.sign(signed.ticket),
@@ -235,8 +251,12 @@ class Activity:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise BadSession("no ticket in the Authorization header")
-        ticket = self._signer.check(token.strip(), self._clock())
-        request["lang"] = ticket.lang
+        try:
+            ticket = self._signer.check(token.strip(), self._clock())
+        except SessionExpired as expired:
+            request[LANG] = expired.lang
+            raise
+        request[LANG] = ticket.lang
         return ticket
 
     # -- the game ---------------------------------------------------------------------------------------

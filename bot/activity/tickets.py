@@ -88,5 +88,5 @@ class Signer:
         except (ValueError, KeyError, TypeError) as exc:
             raise BadSession(f"a signed ticket that cannot be read ({type(exc).__name__})") from None
         if ticket.expires <= now:
-            raise SessionExpired(f"the ticket of user {ticket.user_id} expired")
+            raise SessionExpired(f"the ticket of user {ticket.user_id} expired", lang=ticket.lang)
         return ticket

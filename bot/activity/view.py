@@ -18,15 +18,13 @@ from renderer import label_target
 
 JsonObject = dict[str, Any]
 
-#: The page's own words (the `[activity.page]` table), sent with the sign-in in the member's language.
+#: The page's own words (the `[activity.page]` table), sent with the sign-in in the member's language; the ones
+#: with placeholders (whose turn it is) come filled in, in each view.
 PAGE_TEXTS = (
     "activity.page.loading",
     "activity.page.signing_in",
     "activity.page.no_game",
     "activity.page.lobby",
-    "activity.page.your_turn",
-    "activity.page.their_turn",
-    "activity.page.ai_turn",
     "activity.page.spectating",
     "activity.page.pick_piece",
     "activity.page.pick_target",
