@@ -199,7 +199,8 @@ class Activity:
     # -- the page ---------------------------------------------------------------------------------------
 
     async def to_page(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPPermanentRedirect(request.rel_url.with_path(self.settings.prefix + "/"))
+        query = f"?{request.query_string}" if request.query_string else ""  # Discord's frame_id, instance_id, ...
+        raise web.HTTPPermanentRedirect(f"{self.settings.prefix}/{query}")
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         """The page, in the language the browser asks for until the member's own is known."""
