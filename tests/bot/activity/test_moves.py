@@ -42,7 +42,7 @@ async def test_the_member_to_move_plays_a_move_and_the_game_message_follows(page
     await world.env.settle()
     shown = game_message(world.games)
     assert shown.id == before.id, "the game message is edited in place, as after a button"
-    assert all(f":{after['seq']}:" in custom_id for custom_id in move_ids(shown)), "its buttons are for the new position"
+    assert all(f":{after['seq']}:" in custom_id for custom_id in move_ids(shown)), "its buttons: the new position"
 
 
 async def test_a_member_not_to_move_is_refused_and_nothing_changes(page: Page) -> None:
