@@ -64,6 +64,7 @@ class Preflight:
         if self.font is not None:
             found.append(f"board font: {self.font}")
         found.append(describe_shards(self.config))
+        found.append(describe_activity(self.config))
         application = self.config.application_id
         if application is not None and not starting:
             # Imported here: the client loads every feature, which nothing else of --check needs.
@@ -132,6 +133,17 @@ def describe_shards(config: Config) -> str:
     if shards.is_whole:
         return f"shards: this process runs all {shards.count} shards of SHARD_COUNT={shards.count}"
     return f"shards: this process runs {shards}; others on the same database run the rest"
+
+
+def describe_activity(config: Config) -> str:
+    """Whether the Discord Activity is on (docs/OPERATIONS.md, Discord Activity), without the secret."""
+    client = config.activity_client
+    if client is None:
+        return "Discord Activity: off (set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET to offer the live board)"
+    return (
+        f"Discord Activity: on for application {client.client_id}; game messages offer \"Play on the board\" (it also "
+        "needs the web companion over HTTPS and the developer portal's URL mapping, docs/OPERATIONS.md)"
+    )
 
 
 async def inspect_database(config: Config) -> Inspection:
