@@ -27,7 +27,7 @@ from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
-from bot.sessions.session import Advisor, ChangeListener, Clock, GameSession, MovePicker
+from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
 from bot.sessions.state import GameOptions, GameState, Place, Player, SeatState, ai_level_number, ai_seat_name
 from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.storage.errors import GameNotFound, HostLimitReached
@@ -134,7 +134,7 @@ class SessionManager:
         self._sessions: dict[int, GameSession] = {}
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
-        self._change_listeners: list[ChangeListener] = []
+        self._watchers: list[Callable[[ActionResult], None]] = []
         self._ending: set[asyncio.Task[None]] = set()
         # Games created in one channel, or by one host, wait for each other (each sees the games made before
         # it when it checks the channel and the host's count); all others are created at the same time.
@@ -169,10 +169,10 @@ class SessionManager:
         """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
         self._listeners.append(listener)
 
-    def add_change_listener(self, listener: ChangeListener) -> None:
-        """`listener(result)` is called at once, on the event loop, after every saved action of every game
-        (players' and timers'): for live views (the Activity), which must not wait for Discord. It must not block."""
-        self._change_listeners.append(listener)
+    def add_watcher(self, watcher: Callable[[ActionResult], None]) -> None:
+        """`watcher(result)` is called (not awaited: it must return at once) after every saved action of every
+        game, whoever or whatever caused it: the web companion's live pages follow the games so."""
+        self._watchers.append(watcher)
 
     def add_end_listener(self, listener: EndListener) -> None:
         """`listener(state)` runs once for every game that ends (finished or cancelled), however it ended: in
@@ -351,11 +351,11 @@ class SessionManager:
 
     def _changed(self, result: ActionResult) -> None:
         state = result.state
-        for watcher in self._change_listeners:
+        for watcher in self._watchers:
             try:
                 watcher(result)
-            except Exception:
-                log.exception("a change listener failed for game %d", state.game_id)
+            except Exception:  # a page that cannot follow must not stop the game
+                log.exception("a watcher failed on game %d", state.game_id)
         if state.is_open:
             self.deadlines.set(state.game_id, state.deadline)
         else:
