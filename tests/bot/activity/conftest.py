@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.activity import Activity, ActivitySettings, add_activity_routes
+from bot.activity.routes import Activity, ActivitySettings, add_activity_routes
 from bot.config import ActivityClient, Config
 from bot.services import services
 from tests.helpers import TOKEN, FakeClock, FakeDiscord, World, make_config
