@@ -35,14 +35,15 @@ import pytest
 import simcord
 import simcord.interactions as sim_interactions
 from aiohttp import web
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import TestClient, TestServer
 from discord import app_commands
 from PIL import Image
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 
+from bot.activity.routes import Activity, ActivitySettings, BoardDrawer, add_activity_routes
 from bot.app import PulucBot, bot_for
-from bot.config import Config
+from bot.config import ActivityClient, Config
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
 from bot.sessions.ports import GameRecords
@@ -637,3 +638,69 @@ class FakeDiscord:
         user = self.users[key[1]]
         return web.json_response({"user": user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
                                   "deaf": False, "mute": False})
+
+
+ACTIVITY_CLIENT_ID = 1057489987654321012  # the application TOKEN belongs to
+ACTIVITY_SECRET = "fake-client-secret-0123456789abcd"
+ACTIVITY_INSTANCE = "i-1057489987654321012-1"
+ACTIVITY_LOCALES = ("fr", "en-US", "uk", "es-ES", "it")  # alice's to eve's Discord clients
+
+
+def activity_config(path: Path, **overrides: Any) -> Config:
+    """`make_config` with the Discord Activity turned on (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)."""
+    return make_config(path, activity_client=ActivityClient(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET), **overrides)
+
+
+def fake_discord_for(world: World) -> FakeDiscord:
+    """A fake Discord that knows the world's five members (in its server, each with a client language) and an
+    Activity instance in #games with alice, bob and carol."""
+    fake = FakeDiscord(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN)
+    for member, locale in zip(world.members, ACTIVITY_LOCALES, strict=True):
+        fake.add_user(member.id, member.name, locale=locale, servers=[world.guild.id])
+    fake.open_instance(ACTIVITY_INSTANCE, world.guild.id, world.games.id,
+                       [world.alice.id, world.bob.id, world.carol.id])
+    return fake
+
+
+@dataclass
+class ActivityPage:
+    """The Activity mounted on a web application of its own, as its page and Discord see it."""
+
+    client: TestClient[Any, Any]
+    activity: Activity
+    discord: FakeDiscord
+    world: World
+    clock: FakeClock
+
+    async def sign_in(self, user_id: int, instance: str = ACTIVITY_INSTANCE) -> tuple[int, dict[str, Any]]:
+        """What POST /activity/api/session answers to a fresh code of `user_id`: (status, JSON)."""
+        response = await self.client.post("/activity/api/session",
+                                          json={"code": self.discord.code_for(user_id), "instance_id": instance})
+        return response.status, await response.json()
+
+    async def ticket(self, user_id: int) -> str:
+        status, body = await self.sign_in(user_id)
+        assert status == 200, body
+        ticket: str = body["ticket"]
+        return ticket
+
+    async def call(self, method: str, path: str, ticket: str | None, **kwargs: Any) -> tuple[int, dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {ticket}"} if ticket is not None else {}
+        response = await self.client.request(method, f"/activity/api/{path}", headers=headers, **kwargs)
+        return response.status, await response.json()
+
+
+@asynccontextmanager
+async def activity_page(world: World, fake: FakeDiscord, clock: FakeClock, *, draw: BoardDrawer | None = None,
+                        more: Callable[[web.Application], None] | None = None) -> AsyncIterator[ActivityPage]:
+    """The Activity of the world's bot on a local web server (and Discord faked behind it); `more` adds
+    routes of the test's own (the end-to-end test's stand-in for Discord's client)."""
+    async with fake.serve() as api_url:
+        settings = ActivitySettings(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN, api_url)
+        app = web.Application()
+        activity = add_activity_routes(app, services(world.env.bot), settings, clock=clock, draw=draw)
+        if more is not None:
+            more(app)
+        async with TestClient(TestServer(app)) as client:
+            yield ActivityPage(client, activity, fake, world, clock)
+            await activity.settled()

@@ -13,11 +13,14 @@ export function parseSvg(markup, doc = document) {
   return doc.importNode(svg, true);
 }
 
-/** Every key a touch on `element` may mean, innermost first: the stack or cell, a home, a gate, a badge's target. */
+/** Every key a touch on `element` may mean, innermost first: a touch area's own, the stack or cell, a home, a
+ * gate, a badge's target. */
 export function keysAt(element, root) {
   const keys = [];
   for (let node = element; node && node !== root; node = node.parentNode) {
     if (!node.getAttribute) continue;
+    const own = node.getAttribute('data-key');
+    if (own !== null) keys.push(own);
     const target = node.getAttribute('data-target');
     const stack = node.getAttribute('data-stack');
     const cell = node.getAttribute('data-cell');
@@ -50,13 +53,45 @@ export function targetElements(svg, key) {
 }
 
 export function closestPlace(element) {
-  return element?.closest ? element.closest(PLACE) : null;
+  return element?.closest ? element.closest(`${PLACE},[data-key]`) : null;
 }
 
-/** Make `element` a control: focusable, announced as a button with `label`, marked with `className`. */
-export function makeControl(element, className, label, focusable) {
-  element.classList.add(className);
-  element.setAttribute('role', 'button');
-  element.setAttribute('aria-label', label);
-  if (focusable) element.setAttribute('tabindex', '0');
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const MARGIN = 4; // a touch area reaches a little past what it covers: fingers are wider than outlines
+
+/** The layer of touch areas on top of the board, emptied. */
+export function touchLayer(svg) {
+  let layer = svg.querySelector('g.pl-layer');
+  if (!layer) {
+    layer = svg.ownerDocument.createElementNS(SVG_NS, 'g');
+    layer.setAttribute('class', 'pl-layer');
+    svg.append(layer);
+  }
+  layer.replaceChildren();
+  return layer;
+}
+
+/**
+ * A touch area over `elements` (a place of the board) on `layer`: a transparent rectangle on top of everything,
+ * so a touch anywhere on the place counts (not only on its painted parts), announced as a button with `label`
+ * and reachable with Tab. Returns it, or null when the board has no such place.
+ */
+export function touchArea(layer, elements, key, kind, label) {
+  const boxes = elements.map((element) => element.getBBox()).filter((box) => box.width > 0 && box.height > 0);
+  if (!boxes.length) return null;
+  const x0 = Math.min(...boxes.map((box) => box.x)) - MARGIN;
+  const y0 = Math.min(...boxes.map((box) => box.y)) - MARGIN;
+  const x1 = Math.max(...boxes.map((box) => box.x + box.width)) + MARGIN;
+  const y1 = Math.max(...boxes.map((box) => box.y + box.height)) + MARGIN;
+  const area = layer.ownerDocument.createElementNS(SVG_NS, 'rect');
+  for (const [name, value] of Object.entries({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 6 })) {
+    area.setAttribute(name, String(value));
+  }
+  area.setAttribute('class', `pl-hit pl-hit-${kind}`);
+  area.setAttribute('data-key', key);
+  area.setAttribute('role', 'button');
+  area.setAttribute('aria-label', label);
+  area.setAttribute('tabindex', '0');
+  layer.append(area);
+  return area;
 }

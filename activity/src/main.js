@@ -4,7 +4,7 @@
 
 import { DiscordSDK } from '@discord/embedded-app-sdk';
 import { Api, Refusal, apiBase, follow } from './api.js';
-import { keysAt, makeControl, parseSvg, sourceElements, targetElements, closestPlace } from './board.js';
+import { closestPlace, keysAt, parseSvg, sourceElements, targetElements, touchArea, touchLayer } from './board.js';
 import { Picker } from './picker.js';
 import { signIn } from './signin.js';
 
@@ -109,7 +109,10 @@ async function watch() {
 
 function show(next) {
   view = next;
-  $('app').setAttribute('aria-busy', 'false');
+  const app = $('app');
+  app.setAttribute('aria-busy', 'false');
+  app.dataset.status = next.status;
+  app.dataset.seq = next.seq ?? '';
   const spectator = !next.you && next.status === 'running';
   say('turn', next.status === 'none' ? next.message : [next.turn, spectator ? texts.spectating : null].filter(Boolean).join(' '));
   say('throw', next.throw);
@@ -138,11 +141,9 @@ function mark() {
   if (svg) {
     for (const element of svg.querySelectorAll('.pl-source,.pl-target,.pl-selected')) {
       element.classList.remove('pl-source', 'pl-target', 'pl-selected');
-      element.removeAttribute('role');
-      element.removeAttribute('tabindex');
-      element.removeAttribute('aria-label');
     }
   }
+  const layer = svg ? touchLayer(svg) : null;
   const buttons = [];
   if (!picker.active) {
     $('targets').replaceChildren();
@@ -153,15 +154,18 @@ function mark() {
     say('hint', texts.pick_piece);
     for (const [key, moves] of picker.sources) {
       const elements = svg ? sourceElements(svg, key, seat) : [];
-      elements.forEach((element, index) => makeControl(element, 'pl-source', moves[0].label, index === 0));
+      for (const element of elements) element.classList.add('pl-source');
+      if (layer) touchArea(layer, elements, key, 'source', key.startsWith('home-') ? texts.enter : moves[0].label);
       if (key.startsWith('home-')) buttons.push(button(texts.enter, () => choose(key)));
     }
   } else {
     say('hint', texts.pick_target);
-    for (const element of svg ? sourceElements(svg, picker.selected, seat) : []) element.classList.add('pl-selected');
+    const chosen = svg ? sourceElements(svg, picker.selected, seat) : [];
+    for (const element of chosen) element.classList.add('pl-selected');
     for (const [key, moves] of picker.targets()) {
       const elements = svg ? targetElements(svg, key) : [];
-      elements.forEach((element, index) => makeControl(element, 'pl-target', moves[0].label, index === 0));
+      for (const element of elements) element.classList.add('pl-target');
+      if (layer) touchArea(layer, elements, key, 'target', moves.map((move) => move.label).join('; '));
       for (const move of moves) buttons.push(button(move.label, () => play(move), move.captures ? 'capture' : ''));
     }
     buttons.push(button(texts.cancel, () => choose(null), 'cancel'));
@@ -182,7 +186,7 @@ function choose(key) {
   if (key === null) picker.clear();
   else picker.select(key);
   mark();
-  const first = $('board').querySelector(picker.selected === null ? '.pl-source[tabindex]' : '.pl-target[tabindex]');
+  const first = $('board').querySelector(picker.selected === null ? '.pl-hit-source' : '.pl-hit-target');
   (first ?? $('targets').querySelector('button'))?.focus();
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from tests.bot.activity.conftest import Page
+from tests.helpers import ActivityPage as Page
 from tests.helpers import accepted_challenge, custom_ids, game_message, said
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp import ClientResponse
 
 from bot.services import services
-from tests.bot.activity.conftest import Page
+from tests.helpers import ActivityPage as Page
 from tests.helpers import accepted_challenge, game_message, logged_moves, move_ids, notation
 
 

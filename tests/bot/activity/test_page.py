@@ -8,7 +8,8 @@ import tomllib
 from pathlib import Path
 
 from bot.activity.routes import STATIC
-from tests.bot.activity.conftest import CLIENT_ID, Page
+from tests.helpers import ACTIVITY_CLIENT_ID as CLIENT_ID
+from tests.helpers import ActivityPage as Page
 
 ROOT = Path(__file__).parents[3]
 

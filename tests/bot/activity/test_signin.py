@@ -4,7 +4,8 @@ instance and the server checked, and every refusal said precisely (against a fak
 from __future__ import annotations
 
 from bot.activity.tickets import TICKET_SECONDS
-from tests.bot.activity.conftest import INSTANCE, Page
+from tests.helpers import ACTIVITY_INSTANCE as INSTANCE
+from tests.helpers import ActivityPage as Page
 from tests.helpers import accepted_challenge
 
 
