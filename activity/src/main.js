@@ -184,7 +184,12 @@ function button(label, action, kind = '') {
 
 function choose(key) {
   if (key === null) picker.clear();
-  else picker.select(key);
+  else if (picker.selected !== key) picker.select(key);
+  shown();
+}
+
+/** Marks the board anew and puts the focus where the next choice is made. */
+function shown() {
   mark();
   const first = $('board').querySelector(picker.selected === null ? '.pl-hit-source' : '.pl-hit-target');
   (first ?? $('targets').querySelector('button'))?.focus();
@@ -219,7 +224,7 @@ function touched(element) {
     }
     return;
   }
-  choose(picker.selected);
+  shown();
 }
 
 $('board').addEventListener('click', (event) => touched(event.target));
