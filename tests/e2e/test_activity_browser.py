@@ -42,7 +42,8 @@ MAX_MOVES = 600  # a Bell 1 v 1 ends long before
 
 
 def no_browser(reason: str) -> None:
-    message = f"no browser for the Activity's end-to-end test: {reason} (apt-get install chromium; pip install playwright)"
+    message = (f"no browser for the Activity's end-to-end test: {reason} (apt-get install chromium; "
+               "pip install playwright)")
     if os.environ.get("PULUC_REQUIRE_BROWSER") == "1":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)
@@ -145,7 +146,7 @@ async def test_two_members_play_a_game_to_its_end_by_touching_the_board(browser:
     while session.state.status == "running" and played < MAX_MOVES:
         state = session.state
         assert state.to_move is not None and state.to_move.user_id is not None
-        page, frame = pages[state.to_move.user_id]
+        frame = pages[state.to_move.user_id][1]
         waiting = pages[next(uid for uid in pages if uid != state.to_move.user_id)][1]
         await shows_seq(frame, state.seq)
         assert await waiting.locator(".pl-hit").count() == 0, "the member not to move has nothing to touch"
