@@ -39,6 +39,7 @@ from bot.activity.errors import (
     NotThisGame,
     OtherServer,
     SessionExpired,
+    WrongInstance,
 )
 from bot.activity.live import ChannelFeed
 from bot.activity.signin import sign_in
@@ -244,7 +245,12 @@ class Activity:
 
     @answering
     async def renew(self, request: web.Request) -> web.StreamResponse:
+        """A fresh ticket for a member who is still in the Activity's instance (Discord is asked again, so a
+        member who left it, or was removed from the server with it, is not renewed)."""
         ticket = self._ticket(request)
+        instance = await self.api.activity_instance(ticket.instance_id)
+        if ticket.user_id not in instance.users:
+            raise WrongInstance(f"user {ticket.user_id} left activity instance {ticket.instance_id!r}")
         fresh = ticket.renewed(self._clock(), self.settings.ticket_seconds)
         return _json({"ticket": self._signer.sign(fresh), "expires_in": self.settings.ticket_seconds})
 

@@ -126,3 +126,10 @@ async def test_a_channel_without_a_game_says_how_to_start_one(page: Page) -> Non
     assert body["game"] == {"status": "none",
                             "message": "No game is running in this channel. Start one with /puluc new, and the "
                                        "board appears here."}
+
+
+async def test_a_member_who_left_the_activity_gets_no_fresh_session(page: Page) -> None:
+    ticket = await page.ticket(page.world.bob.id)
+    page.discord.instances[INSTANCE]["users"].remove(page.world.bob.id)
+    status, body = await page.call("POST", "renew", ticket)
+    assert (status, body["error"]) == (403, "activity.error.wrong_instance")
