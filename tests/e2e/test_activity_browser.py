@@ -17,6 +17,7 @@ from aiohttp import web
 
 from bot.config import Config
 from bot.services import services
+from bot.sessions import GameSession
 from tests.helpers import (
     ACTIVITY_CLIENT_ID,
     ACTIVITY_INSTANCE,
@@ -110,6 +111,15 @@ async def shows_seq(frame: FrameLocator, seq: int) -> None:
     await frame.locator(f"#app[data-seq='{seq}']").wait_for(timeout=10_000)
 
 
+async def played_after(session: GameSession, seq: int) -> None:
+    """Wait until the game has moved past event `seq` (the browser's touch reached the bot)."""
+    for _ in range(400):
+        if session.state.seq > seq:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no move was played after event {seq}")
+
+
 async def settled(activity: ActivityPage) -> None:
     await activity.activity.settled()
     await activity.world.env.settle()
@@ -154,11 +164,7 @@ async def test_two_members_play_a_game_to_its_end_by_touching_the_board(browser:
         await frame.locator(".pl-hit-target").first.click()
         if await frame.locator("#targets button:not(.cancel)").count() > 1:
             await frame.locator("#targets button:not(.cancel)").first.click()  # two throws land there
-        for _ in range(200):
-            if session.state.seq > state.seq or session.state.status != "running":
-                break
-            await asyncio.sleep(0.05)
-        assert session.state.seq > state.seq, "the touch played a move"
+        await played_after(session, state.seq)
         played += 1
         await settled(activity)
         message = game_message(world.games)
@@ -200,3 +206,31 @@ async def test_on_a_phone_the_whole_board_fits_and_its_places_are_large_enough_t
     shots = os.environ.get("PULUC_SCREENSHOTS")
     if shots:
         await page.screenshot(path=f"{shots}/activity-phone.png")
+
+
+async def test_the_member_to_move_plays_with_the_keyboard_and_a_spectator_has_no_controls(
+        browser: Browser, activity: ActivityPage) -> None:
+    world = activity.world
+    session = await accepted_challenge(world)
+    state = session.state
+    assert state.to_move is not None and state.to_move.user_id is not None
+    mover_page, mover = await open_activity(browser, activity, world.member(state.to_move.user_id))
+    _, spectator = await open_activity(browser, activity, world.carol)
+    assert await spectator.locator(".pl-hit").count() == 0
+    assert await spectator.locator("#controls").is_hidden()
+    assert "Ви дивитеся цю гру." in (await spectator.locator("#turn").inner_text()), "carol's Discord is Ukrainian"
+    await mover.locator(".pl-hit-source").first.focus()
+    await mover_page.keyboard.press("Enter")
+    await mover.locator(".pl-hit-target").first.wait_for()
+    assert await mover.locator(".pl-hit-target").first.evaluate("node => node === document.activeElement"), (
+        "choosing a piece puts the focus on where it can go")
+    await mover_page.keyboard.press("Escape")
+    await mover.locator(".pl-hit-source").first.wait_for()
+    assert await mover.locator(".pl-hit-target").count() == 0
+    await mover.locator(".pl-hit-source").first.focus()
+    await mover_page.keyboard.press("Enter")
+    await mover.locator(".pl-hit-target").first.focus()
+    await mover_page.keyboard.press("Enter")
+    await played_after(session, state.seq)
+    await shows_seq(spectator, session.state.seq)
+    assert len(await logged_moves(world, session.game_id)) == 1
