@@ -144,8 +144,10 @@ class Config:
 
     @property
     def activity_on(self) -> bool:
-        """Whether the Discord Activity is configured (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)."""
-        return self.activity_client is not None
+        """Whether this process offers the Discord Activity: DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set
+        and it runs every shard (its Activity plays through this process's sessions: a move of another process's
+        game could not be played here)."""
+        return self.activity_client is not None and (self.shards is None or self.shards.is_whole)
 
     @property
     def secrets(self) -> tuple[str, ...]:
