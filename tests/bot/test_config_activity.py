@@ -99,9 +99,7 @@ def test_check_says_whether_the_activity_is_on(monkeypatch: pytest.MonkeyPatch,
 
 
 
-@pytest.mark.usefixtures("bare_environment")
-def test_a_process_of_some_shards_does_not_offer_the_activity(monkeypatch: pytest.MonkeyPatch,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_process_of_some_shards_does_not_offer_the_activity() -> None:
     values = settings(DISCORD_CLIENT_ID=APPLICATION, DISCORD_CLIENT_SECRET=SECRET, SHARD_COUNT="2")
     assert load_config(values).activity_on, "one process for every shard offers it"
     assert not load_config({**values, "SHARD_IDS": "0"}).activity_on
