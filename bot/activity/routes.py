@@ -166,7 +166,7 @@ class Activity:
                                                            games.config.advantage_bar_ms))
         self._signer = Signer(settings.ticket_secret or settings.client_secret.encode())
         self._api: DiscordApi | None = None
-        self._svgs: OrderedDict[tuple[int, int, str], str | None] = OrderedDict()
+        self._svgs: OrderedDict[tuple[int, int, str], asyncio.Future[str | None]] = OrderedDict()
         self._showing: set[asyncio.Task[Any]] = set()
         self._closing = asyncio.Event()
         self._page_template: str | None = None
@@ -275,21 +275,27 @@ class Activity:
         return state
 
     async def _svg(self, state: GameState, lang: str) -> str | None:
+        """The board of `state` in `lang`, drawn once however many watch it (every watcher of a move waits for
+        the same drawing); None when the game has no board or the drawing failed."""
+        if state.position is None:
+            return None
         key = (state.game_id, state.seq, lang)
-        if key in self._svgs:
+        drawing = self._svgs.get(key)
+        if drawing is None:
+            drawing = self._svgs[key] = asyncio.ensure_future(self._drawn(state, lang))
+            while len(self._svgs) > SVG_CACHE:
+                self._svgs.popitem(last=False)
+        else:
             self._svgs.move_to_end(key)
-            return self._svgs[key]
-        svg = None
-        if state.position is not None:
-            try:
-                svg = await self._draw(state, lang)
-            except Exception:
-                # A drawing bug must not hide the game: the page still says everything in words.
-                log.exception("could not draw the Activity's board of game %d", state.game_id)
-        self._svgs[key] = svg
-        while len(self._svgs) > SVG_CACHE:
-            self._svgs.popitem(last=False)
-        return svg
+        return await asyncio.shield(drawing)
+
+    async def _drawn(self, state: GameState, lang: str) -> str | None:
+        try:
+            return await self._draw(state, lang)
+        except Exception:
+            # A drawing bug must not hide the game: the page still says everything in words.
+            log.exception("could not draw the Activity's board of game %d", state.game_id)
+            return None
 
     async def _view(self, ticket: Ticket, state: GameState | None = None) -> JsonObject:
         state = state if state is not None else self._state(ticket)
