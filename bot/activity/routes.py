@@ -60,6 +60,8 @@ PREFIX = "/activity"
 HEARTBEAT_SECONDS = 15.0
 # Boards drawn lately, by (game, event, language): every watcher of a move shares one drawing.
 SVG_CACHE = 64
+# Live events lately sent, by what makes them differ (channel, change, game, language, the member's seat).
+EVENT_CACHE = 256
 MAX_BODY = 4096  # the API's requests are a few short fields
 STATIC = resources.files("bot.activity") / "static"
 
@@ -166,6 +168,7 @@ class Activity:
                                                            games.config.advantage_bar_ms))
         self._signer = Signer(settings.ticket_secret or settings.client_secret.encode())
         self._api: DiscordApi | None = None
+        self._events: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._svgs: OrderedDict[tuple[int, int, str], asyncio.Future[str | None]] = OrderedDict()
         self._showing: set[asyncio.Task[Any]] = set()
         self._closing = asyncio.Event()
@@ -304,6 +307,20 @@ class Activity:
         return game_view(state, ticket.user_id, ticket.lang, narration=self.feed.narration(state, ticket.lang),
                          svg=await self._svg(state, ticket.lang))
 
+    async def _event(self, ticket: Ticket, state: GameState | None, version: int) -> bytes:
+        """The live stream's event of the channel's game as `ticket`'s member sees it: made once for all who see
+        the same (every spectator in one language shares one; each player has their own)."""
+        seat = state.seat_of(ticket.user_id) if state is not None else None
+        key = (ticket.channel_id, version, state.game_id if state is not None else None, ticket.lang,
+               seat.seat if seat is not None else None)
+        event = self._events.get(key)
+        if event is None:
+            view = await self._view(ticket, state)
+            event = self._events[key] = f"event: game\ndata: {json.dumps(view)}\n\n".encode()
+            while len(self._events) > EVENT_CACHE:
+                self._events.popitem(last=False)
+        return event
+
     @answering
     async def game(self, request: web.Request) -> web.StreamResponse:
         return _json(await self._view(self._ticket(request)))
@@ -325,8 +342,7 @@ class Activity:
                 # A lobby opened since is noticed at the next heartbeat: the feed hears of a game when it starts.
                 mark = (state.game_id if state is not None else None, version)
                 if mark != shown:
-                    view = await self._view(ticket, state)
-                    await response.write(f"event: game\ndata: {json.dumps(view)}\n\n".encode())
+                    await response.write(await self._event(ticket, state, version))
                     shown = mark
                 left = ticket.expires - self._clock()
                 if left <= 0:
