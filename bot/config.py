@@ -144,10 +144,8 @@ class Config:
 
     @property
     def activity_on(self) -> bool:
-        """Whether this process offers the Discord Activity: DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set
-        and it runs every shard (its Activity plays through this process's sessions: a move of another process's
-        game could not be played here)."""
-        return self.activity_client is not None and (self.shards is None or self.shards.is_whole)
+        """Whether the Discord Activity is configured (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)."""
+        return self.activity_client is not None
 
     @property
     def secrets(self) -> tuple[str, ...]:

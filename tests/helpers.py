@@ -662,6 +662,12 @@ def fake_discord_for(world: World) -> FakeDiscord:
     return fake
 
 
+async def plain_board(state: GameState, lang: str) -> str:
+    """A board the Activity's API tests tell apart by position (the real SVG is the renderer's, tested there
+    and in the end-to-end test)."""
+    return f'<svg xmlns="http://www.w3.org/2000/svg" data-game="{state.game_id}" data-seq="{state.seq}"></svg>'
+
+
 @dataclass
 class ActivityPage:
     """The Activity mounted on a web application of its own, as its page and Discord see it."""
@@ -692,11 +698,13 @@ class ActivityPage:
 
 @asynccontextmanager
 async def activity_page(world: World, fake: FakeDiscord, clock: FakeClock, *, draw: BoardDrawer | None = None,
-                        more: Callable[[web.Application], None] | None = None) -> AsyncIterator[ActivityPage]:
+                        more: Callable[[web.Application], None] | None = None,
+                        shards: Shards | None = None) -> AsyncIterator[ActivityPage]:
     """The Activity of the world's bot on a local web server (and Discord faked behind it); `more` adds
-    routes of the test's own (the end-to-end test's stand-in for Discord's client)."""
+    routes of the test's own (the end-to-end test's stand-in for Discord's client); `shards`: the process's
+    shards as the Activity sees them."""
     async with fake.serve() as api_url:
-        settings = ActivitySettings(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN, api_url)
+        settings = ActivitySettings(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN, api_url, shards=shards)
         app = web.Application()
         activity = add_activity_routes(app, services(world.env.bot), settings, clock=clock, draw=draw)
         if more is not None:

@@ -22,6 +22,9 @@ export class Api {
     this.base = base;
     this.fetch = fetcher;
     this.ticket = null;
+    // Where the API of the member's server is, after sign-in: `api/`, or `shard-N/api/` when several
+    // processes run the bot's servers (the backend says which).
+    this.route = 'api/';
   }
 
   headers(json) {
@@ -102,7 +105,7 @@ export class EventParser {
 
 /** Follows the live board until `signal` aborts or the stream ends; resolves with how it ended. */
 export async function follow(api, onEvent, signal) {
-  const response = await api.fetch(api.base + 'api/live', { headers: api.headers(false), signal, cache: 'no-store' });
+  const response = await api.fetch(api.base + api.route + 'live', { headers: api.headers(false), signal, cache: 'no-store' });
   if (!response.ok) {
     let data = null;
     try {

@@ -49,7 +49,7 @@ async function session() {
     document.documentElement.lang = signed.lang;
     scheduleRenewal(signed.expires_in, signed.renew_before);
     showError(null);
-    show(signed.game);
+    if (signed.game) show(signed.game);
     watch();
   } catch (error) {
     $('app').setAttribute('aria-busy', 'false');
@@ -66,7 +66,7 @@ function scheduleRenewal(expiresIn, renewBefore) {
 
 async function renew() {
   try {
-    const fresh = await api.post('api/renew');
+    const fresh = await api.post(api.route + 'renew');
     api.ticket = fresh.ticket;
     scheduleRenewal(fresh.expires_in, Math.min(300, fresh.expires_in / 3));
   } catch (error) {
@@ -200,7 +200,7 @@ async function play(move) {
   playing = true;
   $('app').setAttribute('aria-busy', 'true');
   try {
-    show(await api.post('api/move', { game_id: view.game_id, seq: view.seq, move: move.move }));
+    show(await api.post(api.route + 'move', { game_id: view.game_id, seq: view.seq, move: move.move }));
     showError(null);
   } catch (error) {
     showError(error instanceof Refusal ? error.message : texts.offline);

@@ -1,6 +1,6 @@
 // Signing in as Discord requires, with the official Embedded App SDK: ready, authorize (scope identify), the
 // code exchanged by our backend (which checks the Activity instance and the server and gives the page its own
-// ticket), then authenticate with the access token the exchange returned.
+// ticket and where the rest of its API is), then authenticate with the access token the exchange returned.
 
 export const SCOPES = ['identify'];
 
@@ -23,5 +23,6 @@ export async function signIn(sdk, api, clientId) {
     throw new Error('Discord authenticated someone else than the backend signed in');
   }
   api.ticket = session.ticket;
+  api.route = session.api;
   return session;
 }

@@ -32,6 +32,7 @@ const SESSION = {
   renew_before: 300,
   user: { id: '42', name: 'alice' },
   lang: 'fr',
+  api: 'shard-1/api/',
   texts: {},
   game: { status: 'none' },
 };
@@ -70,6 +71,7 @@ test('the code from authorize goes to the backend with the instance, and authent
   assert.deepEqual(calls[0].body, { code: 'code-1', instance_id: sdk.instanceId });
   assert.deepEqual(authenticatedWith, [{ access_token: 'access-1' }]);
   assert.equal(api.ticket, 'ticket-1', 'later requests carry the ticket');
+  assert.equal(api.route, 'shard-1/api/', "later requests go where the backend says the member's server is");
 });
 
 test('a code the backend refuses stops the sign-in with its sentence, before authenticate', async () => {

@@ -75,6 +75,14 @@ class NotThisGame(ActivityRefusal):
     status = 409
 
 
+class WrongProcess(ActivityRefusal):
+    """A request for a server whose games another process runs: the reverse proxy routes /activity/shard-N/
+    to the wrong process (a deployment mistake, said to the member as "try again later" and logged)."""
+
+    key = "activity.error.misrouted"
+    status = 421
+
+
 class Failed(ActivityRefusal):
     """The Activity failed on its own side (a bug: logged with its traceback)."""
 

@@ -1,11 +1,17 @@
 """The Activity's HTTP surface, mounted on the web companion's aiohttp application by `add_activity_routes`.
 
     GET  {prefix}/             the page (its script and style under {prefix}/static/, built by activity/)
-    POST {prefix}/api/session  {code, instance_id} -> the member, their access token and the Activity's ticket
-    POST {prefix}/api/renew    a fresh ticket for a ticket that has not run out
-    GET  {prefix}/api/game     the channel's game as the member sees it
-    GET  {prefix}/api/live     the same, again after every change (Server-Sent Events)
-    POST {prefix}/api/move     {game_id, seq, move}: play a move, as the game message's button would
+    POST {prefix}/api/session  {code, instance_id} -> the member, their access token, the Activity's ticket and
+                               `api`, where the rest of the API is for their server:
+    POST {prefix}/{api}renew   a fresh ticket for a ticket that has not run out
+    GET  {prefix}/{api}game    the channel's game as the member sees it
+    GET  {prefix}/{api}live    the same, again after every change (Server-Sent Events)
+    POST {prefix}/{api}move    {game_id, seq, move}: play a move, as the game message's button would
+
+`api` is `api/` when one process runs every server. With shards on several processes (SHARD_IDS) it is
+`shard-N/api/` for a server of shard N: each process answers its own shards' paths (and any process signs in),
+and the reverse proxy in front of them sends /activity/shard-N/ to the process that runs shard N, where that
+server's games are played (docs/OPERATIONS.md, Discord Activity).
 
 Discord maps the Activity's root (`https://<application>.discordsays.com/`) onto `{prefix}` of the web
 companion (docs/OPERATIONS.md, Discord Activity), and the page calls the API through Discord's `/.proxy/`
@@ -40,6 +46,7 @@ from bot.activity.errors import (
     OtherServer,
     SessionExpired,
     WrongInstance,
+    WrongProcess,
 )
 from bot.activity.live import ChannelFeed
 from bot.activity.signin import sign_in
@@ -47,6 +54,7 @@ from bot.activity.tickets import RENEW_BEFORE, TICKET_SECONDS, Signer, Ticket
 from bot.activity.view import JsonObject, game_view, page_texts
 from bot.sessions import ActionResult, GameState
 from bot.sessions.errors import GameNotOpen, NoGameHere, SessionError, StaleAction
+from bot.storage.shards import Shards, shard_of
 from bot.ui.i18n import DEFAULT_LANGUAGE, language_for, t
 
 if TYPE_CHECKING:
@@ -92,6 +100,7 @@ class ActivitySettings:
     ticket_secret: bytes | None = field(default=None, repr=False)
     ticket_seconds: float = TICKET_SECONDS
     prefix: str = PREFIX
+    shards: Shards | None = None  # this process's shards (SHARD_COUNT, SHARD_IDS); None: every server's
 
     @classmethod
     def from_config(cls, config: Config, ticket_secret: bytes | None = None) -> ActivitySettings | None:
@@ -99,7 +108,19 @@ class ActivitySettings:
         client = config.activity_client
         if client is None:
             return None
-        return cls(client.client_id, client.secret, config.discord_token, config.discord_api_url, ticket_secret)
+        return cls(client.client_id, client.secret, config.discord_token, config.discord_api_url, ticket_secret,
+                   shards=config.shards)
+
+    @property
+    def split(self) -> bool:
+        """Whether other processes run some servers' games (the API is then per shard)."""
+        return self.shards is not None and not self.shards.is_whole
+
+    def api_of(self, guild_id: int) -> str:
+        """Where the API of a server's games is, relative to the page: `api/`, or `shard-N/api/`."""
+        if self.shards is None or not self.split:
+            return "api/"
+        return f"shard-{shard_of(guild_id, self.shards.count)}/api/"
 
 
 
@@ -116,10 +137,16 @@ def add_activity_routes(app: web.Application, games: GameServices, settings: Act
     app.router.add_get(prefix + "/", activity.page)
     app.router.add_static(prefix + "/static", str(STATIC))
     app.router.add_post(prefix + "/api/session", activity.session)
-    app.router.add_post(prefix + "/api/renew", activity.renew)
-    app.router.add_get(prefix + "/api/game", activity.game)
-    app.router.add_get(prefix + "/api/live", activity.live)
-    app.router.add_post(prefix + "/api/move", activity.move)
+    shards = settings.shards
+    apis = [f"/shard-{shard}/api/" for shard in shards.ids] if shards is not None and settings.split else ["/api/"]
+    for api in apis:
+        app.router.add_post(prefix + api + "renew", activity.renew)
+        app.router.add_get(prefix + api + "game", activity.game)
+        app.router.add_get(prefix + api + "live", activity.live)
+        app.router.add_post(prefix + api + "move", activity.move)
+    if settings.split:
+        # Another process's shard: the reverse proxy sent it to the wrong process; say so plainly.
+        app.router.add_route("*", prefix + "/shard-{shard:[0-9]+}/api/{rest:.*}", activity.misrouted)
     return activity
 
 
@@ -242,8 +269,9 @@ class Activity:
             "renew_before": RENEW_BEFORE,
             "user": {"id": str(signed.user.id), "name": signed.user.name},
             "lang": signed.ticket.lang,
+            "api": self.settings.api_of(signed.ticket.guild_id),
             "texts": page_texts(signed.ticket.lang),
-            "game": await self._view(signed.ticket),
+            "game": await self._view(signed.ticket) if self._runs(signed.ticket) else None,
         })
 
     @answering
@@ -251,11 +279,17 @@ class Activity:
         """A fresh ticket for a member who is still in the Activity's instance (Discord is asked again, so a
         member who left it, or was removed from the server with it, is not renewed)."""
         ticket = self._ticket(request)
+        self._state(ticket)  # a ticket of another process's server is renewed where it is used
         instance = await self.api.activity_instance(ticket.instance_id)
         if ticket.user_id not in instance.users:
             raise WrongInstance(f"user {ticket.user_id} left activity instance {ticket.instance_id!r}")
         fresh = ticket.renewed(self._clock(), self.settings.ticket_seconds)
         return _json({"ticket": self._signer.sign(fresh), "expires_in": self.settings.ticket_seconds})
+
+    @answering
+    async def misrouted(self, request: web.Request) -> web.StreamResponse:
+        self._ticket(request)  # a member's own request: refused in their language
+        raise WrongProcess(f"{request.path} is for a shard this process does not run ({self.settings.shards})")
 
     def _ticket(self, request: web.Request) -> Ticket:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
@@ -271,7 +305,14 @@ class Activity:
 
     # -- the game ---------------------------------------------------------------------------------------
 
+    def _runs(self, ticket: Ticket) -> bool:
+        """Whether this process runs the games of the ticket's server."""
+        shards = self.settings.shards
+        return shards is None or shards.owns(ticket.guild_id)
+
     def _state(self, ticket: Ticket) -> GameState | None:
+        if not self._runs(ticket):
+            raise WrongProcess(f"server {ticket.guild_id} is not on this process's {self.settings.shards}")
         state = self.feed.state(ticket.channel_id)
         if state is not None and state.place.guild_id != ticket.guild_id:
             raise OtherServer(f"game {state.game_id} is not in server {ticket.guild_id}")
@@ -376,6 +417,8 @@ class Activity:
         if (not isinstance(game_id, str) or not game_id.isdigit() or not isinstance(seq, int)
                 or isinstance(seq, bool) or not isinstance(notation, str) or not 0 < len(notation) <= 20):
             raise BadRequest("a move needs game_id (text), seq (a number) and move (its notation)")
+        if not self._runs(ticket):
+            raise WrongProcess(f"server {ticket.guild_id} is not on this process's {self.settings.shards}")
         session = self._games.manager.in_channel(ticket.channel_id)
         if session is None:
             raise NoGameHere(f"no open game in channel {ticket.channel_id}")

@@ -140,15 +140,15 @@ def describe_activity(config: Config) -> str:
     client = config.activity_client
     if client is None:
         return "Discord Activity: off (set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET to offer the live board)"
-    if not config.activity_on:
-        return (
-            f"Discord Activity: off, though DISCORD_CLIENT_ID is set: this process runs only {config.shards}, and "
-            "the Activity is offered only where one process runs every shard (docs/OPERATIONS.md, Discord Activity)"
-        )
-    return (
+    found = (
         f"Discord Activity: on for application {client.client_id}; game messages offer \"Play on the board\" (it also "
         "needs the web companion over HTTPS and the developer portal's URL mapping, docs/OPERATIONS.md)"
     )
+    shards = config.shards
+    if shards is not None and not shards.is_whole:
+        paths = ", ".join(f"/activity/shard-{shard}/" for shard in shards.ids)
+        found += f"; the reverse proxy must send {paths} to this process"
+    return found
 
 
 async def inspect_database(config: Config) -> Inspection:

@@ -96,11 +96,3 @@ def test_check_says_whether_the_activity_is_on(monkeypatch: pytest.MonkeyPatch,
     out, err = capsys.readouterr()
     assert f"puluc-bot: Discord Activity: on for application {APPLICATION}" in out
     assert SECRET not in out + err
-
-
-
-def test_a_process_of_some_shards_does_not_offer_the_activity() -> None:
-    values = settings(DISCORD_CLIENT_ID=APPLICATION, DISCORD_CLIENT_SECRET=SECRET, SHARD_COUNT="2")
-    assert load_config(values).activity_on, "one process for every shard offers it"
-    assert not load_config({**values, "SHARD_IDS": "0"}).activity_on
-    assert load_config({**values, "SHARD_IDS": "0-1"}).activity_on

@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.sessions import GameState
-from tests.helpers import ActivityPage, FakeClock, FakeDiscord, World, activity_config, activity_page, fake_discord_for
+from tests.helpers import (
+    ActivityPage,
+    FakeClock,
+    FakeDiscord,
+    World,
+    activity_config,
+    activity_page,
+    fake_discord_for,
+    plain_board,
+)
 
 
 @pytest.fixture
@@ -21,10 +29,6 @@ def config(tmp_path: Path) -> Config:
 @pytest.fixture
 def discord_api(world: World) -> FakeDiscord:
     return fake_discord_for(world)
-
-
-async def plain_board(state: GameState, lang: str) -> str:
-    return f'<svg xmlns="http://www.w3.org/2000/svg" data-game="{state.game_id}" data-seq="{state.seq}"></svg>'
 
 
 @pytest.fixture
