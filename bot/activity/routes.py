@@ -68,6 +68,9 @@ PREFIX = "/activity"
 HEARTBEAT_SECONDS = 15.0
 # Boards drawn lately, by (game, event, language): every watcher of a move shares one drawing.
 SVG_CACHE = 64
+# Each sign-in is four calls to Discord: a crowd opening the Activity at once waits its turn rather than
+# running into Discord's rate limits all together.
+SIGN_INS_AT_ONCE = 8
 # Live events lately sent, by what makes them differ (channel, change, game, language, the member's seat).
 EVENT_CACHE = 256
 MAX_BODY = 4096  # the API's requests are a few short fields
@@ -199,6 +202,7 @@ class Activity:
         self._svgs: OrderedDict[tuple[int, int, str], asyncio.Future[str | None]] = OrderedDict()
         self._showing: set[asyncio.Task[Any]] = set()
         self._closing = asyncio.Event()
+        self._signing_in = asyncio.Semaphore(SIGN_INS_AT_ONCE)
         self._page_template: str | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
@@ -260,7 +264,8 @@ class Activity:
             raise BadRequest("a sign-in needs a code and an instance_id")
         if len(code) > 200 or len(instance_id) > 200:
             raise BadRequest("a code or an instance_id longer than Discord's")
-        signed = await sign_in(self.api, code, instance_id, self._clock(), self.settings.ticket_seconds)
+        async with self._signing_in:
+            signed = await sign_in(self.api, code, instance_id, self._clock(), self.settings.ticket_seconds)
         request[LANG] = signed.ticket.lang
         return _json({
             "access_token": signed.access_token,
@@ -289,6 +294,8 @@ class Activity:
     @answering
     async def misrouted(self, request: web.Request) -> web.StreamResponse:
         self._ticket(request)  # a member's own request: refused in their language
+        log.warning("the reverse proxy sent %s to a process that runs %s (docs/OPERATIONS.md, Discord Activity)",
+                    request.path, self.settings.shards)
         raise WrongProcess(f"{request.path} is for a shard this process does not run ({self.settings.shards})")
 
     def _ticket(self, request: web.Request) -> Ticket:
