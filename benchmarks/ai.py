@@ -69,7 +69,7 @@ def variant_rules(name: str) -> Rules:
     unknown = extras - {"fire", "scorpion", "returns"}
     if unknown or len(extras) != len(flags) - 1:
         raise ValueError(f"bad flags in {name!r}")
-    overrides = {flag: True for flag in extras & {"fire", "scorpion"}}
+    overrides = dict.fromkeys(extras & {"fire", "scorpion"}, True)
     if "returns" in extras:
         overrides["eagle_returns"] = True
     setup = options.get("setup")

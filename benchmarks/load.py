@@ -87,6 +87,7 @@ from percentiles import percentile  # benchmarks/percentiles.py: the one definit
 from bot.cogs.games.texts import BOARD_FILE
 from bot.config import Config, load_config
 
+SCRIPT = Path(__file__).resolve()  # each child process runs this file again
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
 ACK_DEADLINE_S = 3.0
 FIRST_RESPONSE_P99_GOAL_MS = 250.0
@@ -193,7 +194,7 @@ async def play(table: Table, record: Record, answers: FirstResponses, opens_at: 
             return
 
 
-async def handlers_done(timeout: float) -> list[str]:
+async def handlers_done(timeout: float) -> list[str]:  # noqa: ASYNC109 - names the handlers still running at the end
     """Wait until the bot's interaction handlers have all returned: a player may see a click's effect (and stop
     playing) while its handler still tidies up (strips an old message's buttons, records a new message).
     Returns the names of those still running after `timeout` seconds (each an error: a handler that hangs)."""
@@ -336,7 +337,7 @@ async def load_processes(args: argparse.Namespace, database_url: str) -> list[di
     children = []
     for index, games in enumerate(split(args.games, count)):
         env = {**os.environ, "SHARD_COUNT": str(count), "SHARD_IDS": str(index)}
-        command = [sys.executable, str(Path(__file__).resolve()), "--child", f"{index}/{count}",
+        command = [sys.executable, str(SCRIPT), "--child", f"{index}/{count}",
                    "--database-url", database_url, "--games", str(games), "--seconds", str(args.seconds),
                    "--think", args.think_text, "--open-within", str(args.open_within), "--stall", str(args.stall)]
         if args.clicks is not None:
@@ -473,11 +474,11 @@ def report(result: dict[str, Any]) -> str:
     thinking = "as fast as the boards come" if think[1] == 0 else f"thinking {think[0]:g}-{think[1]:g} s a click"
     load = result["load_average"]
     lines = [
-        f"{result['games']} games, {thinking}, {result['processes']} bot process(es) on {result['database']}, "
-        f"WORKERS={result['workers_env'] or '(unset)'} (effective: {', '.join(map(str, result['workers']))}), "
-        f"shards: {', '.join(map(str, result['shards']))}",
-        f"{result['seconds']} s of load; machine load average {' '.join(map(str, load['before']))} before, "
-        f"{' '.join(map(str, load['after']))} after (1, 5, 15 min)",
+        (f"{result['games']} games, {thinking}, {result['processes']} bot process(es) on {result['database']}, "
+         f"WORKERS={result['workers_env'] or '(unset)'} (effective: {', '.join(map(str, result['workers']))}), "
+         f"shards: {', '.join(map(str, result['shards']))}"),
+        (f"{result['seconds']} s of load; machine load average {' '.join(map(str, load['before']))} before, "
+         f"{' '.join(map(str, load['after']))} after (1, 5, 15 min)"),
         "",
         f"{'(ms, from the interaction)':34s} {'count':>6s} {'p50':>8s} {'p95':>8s} {'p99':>8s} {'max':>8s}",
     ]

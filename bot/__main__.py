@@ -6,8 +6,7 @@ Every failure a server owner can cause ends here as lines on stderr and exit cod
 line per problem, all of them found in one run (every setting, the database, the font), then every typo hint.
 `--check` and start-up report the same findings (`bot.cli.preflight`): which `.env` was read, which database
 (new, or existing with how many games and players), which font; `--check` prints them, and the invite link,
-and changes nothing.
-This module must never print or log the Discord token.
+and changes nothing. The token never appears in what it prints.
 """
 
 from __future__ import annotations

@@ -3,10 +3,8 @@
 `PulucBot` opens the database, loads the feature cogs named in `EXTENSIONS` and syncs the slash commands.
 `run_bot` runs it until Discord rejects the token or SIGINT/SIGTERM asks it to stop, and returns the
 process exit code. On a signal the bot stops admitting interactions, lets those in flight finish (bounded),
-then closes the cogs, the gateway and the database, in that order.
-
-This module must never hold game rules or game flow (those live in `puluc` and `bot.sessions`), and must
-never log or print the token.
+then closes the cogs, the gateway and the database, in that order. Game rules and flow live in `puluc` and
+`bot.sessions`.
 """
 
 from __future__ import annotations

@@ -1,30 +1,9 @@
 """CPU work off the event loop and out of its process: board and replay pictures, AI moves, hints, charts.
 
-Threads share one core under the GIL, so a bot that draws boards in threads is as fast as one core however
-many the machine has. A `ComputePool` runs plain functions of plain (picklable) data in `WORKERS` worker
-processes instead, and gives back their results (bytes, moves, numbers):
-
-- Workers are started with 'forkserver' (a clean, single-threaded parent; never `fork` of the running event
-  loop with its threads) or 'spawn' where that is missing; each runs `warm_up` once, so fonts, drawn parts
-  and the AI's route tables are loaded once per worker, not once per job. All workers start together when
-  the pool is built or rebuilt, from an empty context: a click never pays for a process start, and a clock
-  patched for the bot's own code (the simulated Discord of the tests freezes it) cannot stall
-  multiprocessing's polling of its children.
-- Workers carry only what their jobs import: the modules the fork server preloads, and what unpickling a
-  job's function and arguments imports. They do not import the program's main module, as multiprocessing's
-  children otherwise do (`_main_module_hidden`): the jobs are functions of importable modules, never of
-  `__main__`, and a main script brings all it imports (a benchmark's simulated Discord: 37 MB a worker).
-- The queue is bounded: at most `queue_per_worker` jobs per worker are handed to the processes at a time;
-  callers beyond that wait their turn in arrival order (awaiting, so the event loop stays free) and nothing
-  is dropped. A long waiting line is logged.
-- A worker that dies (killed, out of memory, a crash in native code) breaks the whole executor
-  (`BrokenProcessPool`): the pool is rebuilt once per breakage and every job that was in it is tried once
-  more; a job whose second try breaks the pool again raises `ComputeFailed` (the callers' fallbacks apply:
-  a board without picture, the AI's first legal move). A warning is logged each time.
-- `workers=0` runs the same jobs in threads of this process: for tests and tiny hosts with one core.
-
-This module must never import discord, Pillow, the renderer or the AI: the functions it runs are passed in
-by reference, which keeps it usable by `bot.sessions`.
+A `ComputePool` runs plain functions of picklable data in `WORKERS` processes started by a fork server (threads
+when `workers=0`), behind a bounded queue; a dead worker's jobs are tried once more in a rebuilt pool, then
+raise `ComputeFailed`. Why processes, how workers stay small and what a breakage costs: docs/ARCHITECTURE.md,
+"The compute pool".
 """
 
 from __future__ import annotations

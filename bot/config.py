@@ -10,8 +10,7 @@ wrong.
 
 Relative paths (a SQLite file in DATABASE_URL, FONT_PATH) are relative to the folder of the `.env` file
 that was read, or to the current folder when none was, so the bot finds the same database wherever it is
-started from. This module must never log, print or repeat the Discord token: it is checked for shape only,
-and kept out of `repr`.
+started from. The Discord token is checked for shape only and kept out of `repr`, so no log shows it.
 """
 
 from __future__ import annotations

@@ -5,9 +5,8 @@ bounds from it (`/puluc new turn_timer`, `/puluc-admin settings turn_timer`) and
 (`bot/sessions/state.py`) their limits, so a value the loader accepts is never refused later by a command.
 `.env.example` and the README's configuration table list exactly these settings (a test holds them to it).
 
-This module is data: it imports no library and nothing of ours but the storage's default URL and shard
-bounds, so every layer may import it (`bot.sessions` may not import `bot.config`). It must never read the
-environment.
+This module is data (it reads no environment), so every layer may import it: `bot.sessions` may not import
+`bot.config`.
 """
 
 from __future__ import annotations

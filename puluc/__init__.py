@@ -2,8 +2,22 @@
 
 Public API (RULES.md §10): `Rules`, `Position`, `Move`, plus `Throw`, `throw_off`, `Outcome`, `Stack`,
 `MoveEffect`, `GameRecord` and `Game`. Bad input raises a `ValueError` of the family in `errors.py`
-(`PulucError` and its subclasses, each with a stable `code`). This package does no I/O, never draws and knows
-nothing of Discord.
+(`PulucError` and its subclasses, each with a stable `code`).
+
+A game of Bell, A to move: A throws 2 and enters a piece from home onto cell 2.
+
+>>> from puluc import Move, Position, Rules
+>>> pos = Position.start(Rules.preset("bell"), first="A")
+>>> pos.legal_moves()  # the sticks first
+[]
+>>> pos = pos.throw([2])
+>>> [str(move) for move in pos.legal_moves()]
+['2:H']
+>>> pos = pos.play(Move.parse("2:H"))
+>>> pos.to_ppn()
+'./A1+/././././././. A1:4,B1:5 A1:0,B1:0 B1 -'
+>>> pos.outcome() is None  # still running
+True
 """
 
 from __future__ import annotations

@@ -33,7 +33,15 @@ DIRECTION, TOP = 0, 1
 
 
 class Move(NamedTuple):
-    """Use pending throw `throw` to enter (`source` 0 = home) or move the stack on absolute cell `source`."""
+    """Use pending throw `throw` to enter (`source` 0 = home) or move the stack on absolute cell `source`.
+
+    >>> Move.parse("3:7")
+    Move(throw=3, source=7, backward=False)
+    >>> Move.parse("2:H").enters
+    True
+    >>> str(Move(2, 7, backward=True))
+    '2:7b'
+    """
 
     throw: int
     source: int
@@ -48,7 +56,15 @@ class Move(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse move notation `<throw>:<source>[b]`, e.g. `2:H`, `3:7`, `2:7b`."""
+        """Parse move notation `<throw>:<source>[b]`, e.g. `2:H`, `3:7`, `2:7b`; `str(move)` writes it back.
+
+        >>> str(Move.parse("2:7b"))
+        '2:7b'
+        >>> Move.parse("hello")
+        Traceback (most recent call last):
+        ...
+        puluc.errors.InvalidMoveError: 'hello' is not a move: write <throw>:<cell or H>[b], e.g. 2:H, 3:7 or 2:7b
+        """
         from .notation import parse_move
 
         return parse_move(text)
@@ -162,6 +178,11 @@ class Position:
 
     @classmethod
     def start(cls, rules: Rules, first: str = "A") -> Position:
+        """Every piece at home; `first` ("A" or "B") names the team whose first seat moves first.
+
+        >>> Position.start(Rules.preset("bell"), first="B").to_move
+        'B1'
+        """
         if first not in ("A", "B"):
             raise InvalidSeatError(f"first must be 'A' or 'B', not {first!r}", ErrorCode.NOT_A_TEAM, seat=first)
         t = tables_for(rules)
@@ -205,7 +226,18 @@ class Position:
 
     @classmethod
     def from_ppn(cls, rules: Rules, text: str) -> Position:
-        """Parse Puluc Position Notation (RULES.md §10); raises InvalidPositionError on anything malformed."""
+        """Parse Puluc Position Notation (RULES.md §10); raises InvalidPositionError on anything malformed.
+
+        `to_ppn` writes back the very same text:
+
+        >>> text = "./A1+/././././././. A1:4,B1:5 A1:0,B1:0 B1 -"
+        >>> Position.from_ppn(Rules.preset("bell"), text).to_ppn() == text
+        True
+        >>> Position.from_ppn(Rules.preset("bell"), "././. A1:5,B1:5 A1:0,B1:0 A1 -")
+        Traceback (most recent call last):
+        ...
+        puluc.errors.InvalidPositionError: PPN board has 3 cells; these rules have a road of 9
+        """
         from .notation import parse_ppn
 
         return parse_ppn(rules, text)
@@ -307,7 +339,16 @@ class Position:
         return {"A": scores[0], "B": scores[1]}
 
     def outcome(self) -> Outcome | None:
-        """None while the game runs; else the winner and the scores (§7)."""
+        """None while the game runs; else the winner and the scores (§7).
+
+        B is out: four of its pieces killed, the fifth held captive under A1.
+
+        >>> over = Position.from_ppn(Rules.preset("bell"), "././././A1B1+/./././. A1:4,B1:0 A1:4,B1:0 B1 -")
+        >>> over.outcome()
+        Outcome(winner='A', scores={'A': 5, 'B': 0})
+        >>> over.legal_moves()
+        []
+        """
         if not self.is_over:
             return None
         scores = self.scores()
@@ -353,7 +394,12 @@ class Position:
     # -- moves --------------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move with any pending throw, each once; empty when the player must throw or it's over."""
+        """Every legal move with any pending throw, each once; empty when the player must throw or it's over.
+
+        >>> pos = Position.from_ppn(Rules.preset("bell"), "./A1+/././././././. A1:4,B1:5 A1:0,B1:0 A1 3")
+        >>> [str(move) for move in pos.legal_moves()]
+        ['3:H', '3:2']
+        """
         return list(self._legal())
 
     def _legal(self) -> dict[Move, MovePlan]:
@@ -415,6 +461,14 @@ class Position:
         """The player to move throws: exactly `throws_per_turn` values from the sticks table (§6, §11.11).
 
         Zeros are dropped; when no pending throw allows a move the turn passes at once (auto-pass).
+
+        >>> pos = Position.start(Rules.preset("bell")).throw([4])
+        >>> pos.pending, pos.to_move
+        ((4,), 'A1')
+        >>> pos.throw([2])
+        Traceback (most recent call last):
+        ...
+        puluc.errors.IllegalThrowError: A1 has already thrown (4): play a move
         """
         t = self._t
         if self.is_over:
@@ -471,7 +525,17 @@ class Position:
         return pos
 
     def play(self, move: Move) -> Position:
-        """The position after `move`; raises IllegalMoveError (a ValueError) when it is not legal here."""
+        """The position after `move`; raises IllegalMoveError (a ValueError) when it is not legal here.
+        The position itself is unchanged.
+
+        >>> pos = Position.start(Rules.preset("bell")).throw([2])
+        >>> pos.play(Move.parse("2:H")).stack_at(2)
+        Stack(pieces=('A1',), direction='+')
+        >>> pos.play(Move.parse("3:H"))
+        Traceback (most recent call last):
+        ...
+        puluc.errors.IllegalMoveError: 3:H is not legal: no pending throw of 3 (pending: 2)
+        """
         plan = self._legal().get(move)
         if plan is None:
             raise self._why_illegal(move)

@@ -254,7 +254,17 @@ class Game:
     """A game in progress: its record and its current position, kept in step.
 
     Every change checks legality first and only then appends to the record, so a failed call leaves both
-    untouched.
+    untouched. The record, written as JSON and read back, replays to the same position:
+
+    >>> game = Game.new(Rules.preset("bell"), random.Random(7), first="A")
+    >>> game.throw([Throw((True, False, True, False), "bell")]).pending  # two counting sides: 2
+    (2,)
+    >>> game.play("2:H").to_ppn()
+    './A1+/././././././. A1:4,B1:5 A1:0,B1:0 B1 -'
+    >>> json.loads(game.record.to_json())["events"]
+    [{'throw': [2], 'faces': ['1010']}, {'move': '2:H'}]
+    >>> GameRecord.from_json(game.record.to_json()).replay() == game.position
+    True
     """
 
     __slots__ = ("position", "record")

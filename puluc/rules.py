@@ -130,7 +130,20 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
-        """A named variant of RULES.md §9; the setup follows `team_size` unless fields are given (§11.10)."""
+        """A named variant of RULES.md §9; the setup follows `team_size` unless fields are given (§11.10).
+
+        >>> Rules.preset("bell") == Rules()
+        True
+        >>> teams = Rules.preset("ants", team_size=2)
+        >>> teams.road_length, teams.throws_per_turn, teams.one_active
+        (19, 2, True)
+        >>> Rules.preset("ants", team_size=2, throws_per_turn=1).one_active  # only the given field changes
+        True
+        >>> Rules.preset("culin", scorpion=True)
+        Traceback (most recent call last):
+        ...
+        puluc.errors.InvalidRulesError: scorpion cannot be combined with the culin route (RULES.md §4)
+        """
         _check_choice("preset", name, tuple(PRESETS))
         route, capture, scorpion, fire, sticks = PRESETS[name]
         _check_known_options(overrides)

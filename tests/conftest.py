@@ -125,9 +125,10 @@ async def bots(config: Config) -> AsyncIterator[MakeBot]:
     and closes every one at the end: SimCord detaches a bot without closing it, and an open database
     connection would outlive the test."""
     made: list[PulucBot] = []
+    default = config
 
-    def make(on: Config | None = None) -> PulucBot:
-        bot = seeded_bot(on or config)
+    def make(config: Config | None = None) -> PulucBot:
+        bot = seeded_bot(config or default)
         made.append(bot)
         return bot
 

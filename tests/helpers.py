@@ -4,6 +4,7 @@ Test modules import what they need from here and never from each other (nor from
 wrap these live in `tests/conftest.py` (and in `tests/bot/sessions/conftest.py` for the session layer's
 repositories). Sections:
 
+- `present`, a value that may be None read as the value it must be;
 - time: `FakeClock`, a clock the test moves by hand;
 - seeds: `seed_sequence`, the hook for reproducible games (`PulucBot(seeds=...)`, `SessionManager(seeds=...)`);
 - positions built from a few cells (`at`, `ppn`), moves played by their notation, seeded random games;
@@ -28,7 +29,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 import pytest
@@ -50,11 +51,21 @@ from bot.sessions.ports import GameRecords
 from bot.sessions.session import Advisor, MovePicker
 from bot.storage import Storage, open_storage
 from bot.storage.shards import Shards
-from bot.storage.sql.port import Database, Dialect, Row, Transaction
+from bot.storage.sql.port import Clock, Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
 from bot.ui import i18n
 from puluc import GameRecord, Move, Position, Rules
 from renderer.sample import random_game
+
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """`value`, failing the test where it is None: for a step whose result a test goes on to read
+    (`present(result.response).content`, `present(state.seat("A1")).timeouts`)."""
+    assert value is not None, "expected a value, got None"
+    return value
+
 
 # -- time ---------------------------------------------------------------------------------------------------
 
@@ -159,17 +170,11 @@ class FailingDatabase:
     def __init__(self, database: Database) -> None:
         self._database = database
         self._failure: BaseException | None = None
+        self.dialect: Dialect = database.dialect
+        self.clock: Clock = database.clock
 
     def fail_next_write(self, error: BaseException) -> None:
         self._failure = error
-
-    @property
-    def dialect(self) -> Dialect:
-        return self._database.dialect
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self._database.clock
 
     @property
     def where(self) -> str:
@@ -382,6 +387,13 @@ class World:
         self.dave = self.guild.add_member(env.create_user("dave"))
         self.eve = self.guild.add_member(env.create_user("eve"))
         self.members = (self.alice, self.bob, self.carol, self.dave, self.eve)
+
+    @property
+    def bot(self) -> PulucBot:
+        """The bot under test, as the PulucBot it is (SimCord types it as any client)."""
+        bot = self.env.bot
+        assert isinstance(bot, PulucBot)
+        return bot
 
     def member(self, user_id: int) -> simcord.MemberActor:
         return next(m for m in self.members if m.id == user_id)

@@ -23,9 +23,15 @@ UNIT = ROOT / "deploy" / "puluc-bot.service"
 HOME = "/opt/puluc-bot"
 
 
+class UnitFile(configparser.ConfigParser):
+    """A systemd unit read as written: its keys are case-sensitive (ConfigParser lowercases them)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def unit() -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None, strict=True)
-    parser.optionxform = str  # type: ignore[assignment, method-assign]
+    parser = UnitFile(interpolation=None, strict=True)
     parser.read_string(UNIT.read_text(encoding="utf-8"))
     return parser
 

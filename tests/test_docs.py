@@ -55,7 +55,8 @@ def test_every_folder_the_rules_name_exists() -> None:
 
 
 def dockerfile_value(instruction: str) -> str:
-    found = re.findall(rf"^{instruction} (.+)$", (ROOT / "Dockerfile").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    found: list[str] = re.findall(rf"^{instruction} (.+)$", (ROOT / "Dockerfile").read_text(encoding="utf-8"),
+                                  flags=re.MULTILINE)
     return found[-1].strip()
 
 

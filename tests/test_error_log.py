@@ -36,9 +36,9 @@ def test_an_error_the_test_did_not_declare_fails_it(pytester: pytest.Pytester) -
     pytester.makepyprojecttoml('[tool.pytest.ini_options]\nasyncio_default_fixture_loop_scope = "function"\n')
     pytester.makepyfile(test_inner=INNER)
 
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    recorded = pytester.inline_run("-p", "no:cacheprovider")
 
-    reports = result.reprec.getreports("pytest_runtest_logreport")  # type: ignore[attr-defined]
+    reports = recorded.getreports("pytest_runtest_logreport")
     # The guard checks when the test's fixtures are torn down, so that is where the failure is reported.
     outcomes = {report.nodeid.split("::")[-1]: report for report in reports if report.when == "teardown"}
     assert outcomes["test_undeclared"].failed

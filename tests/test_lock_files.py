@@ -109,8 +109,9 @@ def test_the_image_ships_the_versions_the_tests_ran_on(python: str) -> None:
         if pin.marker is not None and not pin.marker.evaluate(environment):
             continue
         assert pin.name in tested, f"the tests never ran with {pin.name}"
-        assert tested[pin.name].version == pin.version, f"{pin.name}: shipped {pin.version}, tested " \
-                                                        f"{tested[pin.name].version}"
+        assert tested[pin.name].version == pin.version, (
+            f"{pin.name}: shipped {pin.version}, tested {tested[pin.name].version}"
+        )
 
 
 def test_ci_and_the_image_install_from_the_lock_files_with_their_hashes() -> None:

@@ -57,7 +57,8 @@ def readme_check_sample() -> list[str]:
     """The output of `puluc-bot --check` the README shows (the plain block of "Install and start")."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split(SECTION, 1)[1].split("\n#", 1)[0]
-    (sample,) = re.findall(r"```\n(puluc-bot: .*?)```", section, flags=re.DOTALL)
+    samples: list[str] = re.findall(r"```\n(puluc-bot: .*?)```", section, flags=re.DOTALL)
+    (sample,) = samples
     return sample.splitlines()
 
 

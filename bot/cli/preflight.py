@@ -5,7 +5,7 @@ the same findings and goes on. It changes nothing on disk: a database that does 
 with what start-up will create (`open_storage` creates it later), an existing one is read without writing.
 Every check runs whatever the others found, so one run reports every problem: each is one line saying what
 to do (`Preflight.problems`; a database failure names its fix: the GRANT to run, the server to start, the
-database to create). This module must never print, log or repeat the token, and never connect to Discord.
+database to create). It does not connect to Discord, and the token appears in none of its findings.
 """
 
 from __future__ import annotations

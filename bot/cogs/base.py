@@ -63,5 +63,5 @@ class PulucCog(commands.Cog):
 def place_of(interaction: discord.Interaction[Any]) -> Place:
     """Where a game command was used; games are played in servers only."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise app_commands.NoPrivateMessage()
+        raise app_commands.NoPrivateMessage
     return Place(interaction.guild_id, interaction.channel_id, isinstance(interaction.channel, discord.Thread))

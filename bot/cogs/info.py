@@ -1,6 +1,6 @@
 """Reading about the game: `/puluc rules [variant]` (an embed with a mid-game board showing what is special
 about the variant) and `/puluc help` (with a "reading the board" page and its labelled picture). Both
-answer only the caller. This module must never hold rules text: the catalogues do.
+answer only the caller; the rules' text is in the catalogues.
 """
 
 from __future__ import annotations

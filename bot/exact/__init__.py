@@ -1,8 +1,8 @@
 """The exact tables the bot ships with its code (package data), read by the processes that need them.
 
 `bell.bin`: the exact chance to win of every Bell 1 v 1 position (research/exact_table.py builds it from
-research/exact_1v1.c's solution: 11.7 MB; loaded, 16.5 MB of memory and about 0.2 s of CPU). The engine does no
-I/O, so the bytes are read here and handed to `puluc.ai.exact.ExactTable`.
+research/exact_1v1.c's solution; its size and cost are in docs/AI.md). The engine does no I/O, so the bytes are
+read here and handed to `puluc.ai.exact.ExactTable`.
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@ async def workers_check(bot: PulucBot) -> Check:
         queued = sum(compute.queued.values())
         return Check("workers", False, f"none of {compute.workers} answered within {READY_WORKER_TIMEOUT:g} s, "
                                        f"{queued} jobs queued")
-    except Exception as exc:  # a closed pool, a worker that died twice
+    except Exception as exc:  # noqa: BLE001 - a closed pool, a worker that died twice: reported, not raised
         return Check("workers", False, f"{type(exc).__name__}: {exc}")
     answer = "1 worker answers" if compute.workers == 1 else f"{compute.workers} workers answer"
     return Check("workers", True, answer)

@@ -3,7 +3,6 @@
 Cogs call `SessionManager` to create games and a `GameSession`'s action methods to change them; each
 accepted action returns an `ActionResult` (the new state and what happened), each refused one raises a
 `SessionError` naming the message key to show. Storage hides behind `bot.sessions.ports.GameRecords`.
-This package must never import discord, a database driver or a storage backend.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@ Every way of choosing half the players for one team is weighed by a win-chance f
 gives (openskill's prediction over the players' ratings: this layer knows no rating model). The split whose
 chance is closest to 50% wins; among equally close ones, the one that moves the fewest players away from the
 team they sit in now, then the first in seat order. A split and its mirror image are the same teams, so only
-splits with the first player in team A are weighed: C(16, 8) / 2 = 6,435 for 8 v 8. Pure; must never import
-openskill, storage backends, discord or the clock.
+splits with the first player in team A are weighed: C(16, 8) / 2 = 6,435 for 8 v 8. Pure.
 """
 
 from __future__ import annotations

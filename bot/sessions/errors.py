@@ -1,8 +1,7 @@
 """Why a game action was refused: one exception class per reason, each naming its message key.
 
 The session layer raises these; the cogs turn `error.key` and `error.params` into one friendly, translated
-sentence (`bot.ui.i18n.t`). The exception text itself is for logs. This module must never import discord or
-format user-facing text.
+sentence (`bot.ui.i18n.t`). The exception text itself is for logs.
 """
 
 from __future__ import annotations

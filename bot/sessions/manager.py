@@ -5,7 +5,7 @@ Limits that span games live here: one open game per channel or thread, and at mo
 open lobbies or games per host (counted by the storage, so it holds across bot processes). With `shards`, the
 manager loads, times and plays only the games of servers on this process's shards; the storage refuses
 writes to any other (`Storage.claim_shards`). Results of timer-driven actions (AI moves, time-outs) go to the listeners
-the bot registers, since no interaction is waiting for them. This module must never import discord.
+the bot registers, since no interaction is waiting for them.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A `Draft` collects a new `GameState`, the events to append to the game's log and the happenings to report,
 so the session can save everything in one transaction and only then swap the state in. Throws come from a
 `random.Random` seeded by (game seed, event number): a game replays exactly from its seed, and no random
-state has to survive a restart. This module must never do I/O, read a clock or import discord.
+state has to survive a restart. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 The event log is the truth: the position is replayed from the start through every throw and move, and the
 stored snapshot is checked against the replay at the snapshot's own event number. A throw is read from its
 stick faces (`"faces"`), a move from its notation (`"move"`); the other keys of a payload (the seat, the
-values, who played) are the bot's bookkeeping and are not needed to replay. Replays run in a worker thread.
-This module must never write to storage or import discord.
+values, who played) are the bot's bookkeeping and are not needed to replay. Replays run in a worker thread
+and only read.
 """
 
 from __future__ import annotations

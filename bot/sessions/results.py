@@ -1,7 +1,7 @@
 """What an accepted action did: a new state plus the happenings, in order, that the cogs narrate.
 
 Happenings are small frozen values in the game's own words (a throw, a move with its effect, a time-out);
-`bot/cogs/games/texts.py` turns them into sentences. This module must never import discord or format text.
+`bot/cogs/games/texts.py` turns them into sentences.
 """
 
 from __future__ import annotations

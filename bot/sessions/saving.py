@@ -3,7 +3,7 @@ action, and whether a save that failed without an answer was stored after all.
 
 A database can fail after it committed (the connection lost while COMMIT's answer was on its way): the
 player would be told "not played" about a move that is in the log, and every later move would collide
-with it. `landed` reads the log back to tell. This module must never import discord or a database driver.
+with it. `landed` reads the log back to tell.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every action runs under the game's lock: check it is allowed, build the new state, save it (one
 transaction: the move, the next player's automatic throw and any passed turns together), and only then
 swap the new state in, so a failed save changes nothing. A refused action raises a `SessionError` naming
-the message key the cogs show. This module must never import discord, render images or read settings.
+the message key the cogs show.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The values a game session works with: who sits where, the options, and one immutable game state.
 
 A `GameState` is never changed in place: every action builds a new one with `dataclasses.replace`, saves
-it, and only then swaps it in, so a failed save leaves the old state intact. This module must never import
-discord, talk to storage or format user-facing text.
+it, and only then swaps it in, so a failed save leaves the old state intact.
 """
 
 from __future__ import annotations

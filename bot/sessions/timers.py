@@ -3,8 +3,7 @@
 Deadlines live in the database (the session saves each with its action); this scheduler only keeps the
 next one per game in memory, rebuilt from the sessions at start-up, so a deadline that passed while the
 bot was down fires once, right after the restart. The clock is injectable, and the loop waits with plain
-`asyncio.sleep`, so tests can fake time (SimCord's simulated clock included). This module must never touch
-storage or import discord.
+`asyncio.sleep`, so tests can fake time (SimCord's simulated clock included).
 """
 
 from __future__ import annotations

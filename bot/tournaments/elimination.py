@@ -4,7 +4,7 @@ The bracket has the next power of two of places; the best seeds fill it in the s
 2 v 7, 3 v 6 for eight), so seeds 1 and 2 can meet only in the final, and the places beyond the field are
 byes, which fall to the best seeds. Winners of boards 1 and 2 meet on board 1 of the next round, and so on.
 A knockout match needs a winner: after a draw, or when neither player started the game, the better seed
-goes through [decided]. Pure; must never import storage backends, discord or the clock.
+goes through [decided]. Pure.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def seed_positions(size: int) -> list[int]:
 
 def first_round(seeded: Sequence[int]) -> list[Pairing]:
     """The first round's boards for the entrants in seed order (best first); seeds past the field are byes."""
-    by_seed = {seed: number for seed, number in enumerate(seeded, start=1)}
+    by_seed = dict(enumerate(seeded, start=1))
     order = seed_positions(bracket_size(len(seeded)))
     boards = []
     for top, bottom in zip(order[::2], order[1::2], strict=True):

@@ -1,5 +1,5 @@
 """Why a tournament action was refused: one exception per reason, each naming its message key (as the game
-sessions' errors do). This module must never import discord or format user-facing text."""
+sessions' errors do)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ who won.
 
 Seeding orders the entrants by the rating they bring (best first; equal ratings by who joined first). Each
 format's own module holds its arithmetic (roundrobin.py, elimination.py, swiss.py); this one picks the right
-one. Pure; must never import storage backends, discord or the clock.
+one. Pure.
 """
 
 from __future__ import annotations

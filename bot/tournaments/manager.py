@@ -3,7 +3,7 @@ results of their match games, and the one timer per tournament (its round's time
 
 A tournament changes only under its own lock; each change is saved before it is kept, then told to the
 listeners (the bot shows it). Results need no typing: the game sessions tell the manager when a match game
-ends, and a tick after a restart picks up whatever ended meanwhile. This module must never import discord.
+ends, and a tick after a restart picks up whatever ended meanwhile.
 """
 
 from __future__ import annotations

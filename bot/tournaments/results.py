@@ -1,6 +1,5 @@
 """What a tournament action or tick did: the tournament after it, and the happenings, in order, that the bot
-shows (a round's pairings, a match opened in its room, a result, the winner). Small frozen values; this
-module must never import discord or format text."""
+shows (a round's pairings, a match opened in its room, a result, the winner). Small frozen values."""
 
 from __future__ import annotations
 

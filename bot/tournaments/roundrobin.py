@@ -2,7 +2,7 @@
 
 With n players (one more, a bye, when n is odd) there are n - 1 rounds; in round r the first player stays
 put and the others turn r places round the circle, and the player at position i meets the one at n - 1 - i.
-Pure arithmetic on entrant numbers; must never import storage backends, discord or the clock.
+Pure arithmetic on entrant numbers.
 """
 
 from __future__ import annotations

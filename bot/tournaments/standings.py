@@ -7,8 +7,7 @@ Tie-breaks, in order:
   (the points of the opponents beaten, plus half those of the opponents drawn), then the seed;
 - round robin: Sonneborn-Berger, then wins, then the seed (Buchholz says nothing there: everyone met
   everyone, so it only mirrors the player's own score).
-Single elimination places players by how far they got (`bracket_places`). Pure; must never import storage
-backends, discord or the clock.
+Single elimination places players by how far they got (`bracket_places`). Pure.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ applies: the top player meets the one half a group below (in a group of eight, 1
 so the strongest do not meet each other first; a player the group cannot pair floats down to the next group.
 A depth-first search walks these preferences and backtracks only where a rematch blocks the way, so the
 first complete pairing it finds is the most Swiss one. An odd field gives the bye (worth a win) to the
-lowest-placed player who has not had one yet. Pure; must never import storage backends, discord or the clock.
+lowest-placed player who has not had one yet. Pure.
 """
 
 from __future__ import annotations

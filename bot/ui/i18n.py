@@ -3,8 +3,8 @@
 Every user-visible string lives in `bot/ui/locales/<lang>.toml` (one file per supported language), never in
 code. This module loads those files once, picks the language for a Discord locale, formats a message with
 named placeholders and CLDR plural categories, and feeds localized command names to Discord through
-`PulucTranslator`. It must never talk to Discord itself, hold state per guild, or hard-code user text:
-everything here works without a running bot, so sessions and tests can format messages directly.
+`PulucTranslator`. It works without a running bot (no Discord, no state per guild), so sessions and tests
+can format messages directly.
 
 Catalogue layout: nested TOML tables flatten to dotted keys (`[error] not_your_turn = "..."` is the key
 `error.not_your_turn`). A table whose keys are all CLDR plural categories (`one`, `few`, `many`, `other`)

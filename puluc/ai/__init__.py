@@ -121,14 +121,9 @@ def win_probability(position: Position, rng: random.Random | None = None, budget
     """Team A's chance to win from `position` (draws count half).
 
     A finished game gives exactly 1.0, 0.0 or 0.5. Under the Bell route with one player a side and one
-    throw a turn (the rules the learned evaluation was fitted to, against the exact solution), it is the
-    hard player's search value within the budget: against the exact chance with perfect play
-    (research/exact_1v1.py) it is off by 1.5 points on average (2.2 root mean square) at the default
-    100 ms, where capture-first random playouts were off by 3.6 (4.5), mostly from the cheap policy's bias,
-    not from chance. Elsewhere it is playouts: their standard error at the default budget is about 2 points
-    on ants 1 v 1 and 4 on traditional ants 2 v 2, falling as 1 / sqrt(budget_ms), so team games want a
-    larger budget (`benchmarks/ai.py --calibrate`); there the search was no better against the results of
-    hard-versus-hard games. Either way a "who is ahead" bar, not an oracle.
+    throw a turn (the rules the learned evaluation was fitted to) it is the hard player's search value within
+    the budget; elsewhere it is random playouts, whose error falls as 1 / sqrt(budget_ms). How far each is
+    from the exact chances: docs/AI.md, "The advantage bar". A "who is ahead" bar, not an oracle.
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a puluc Position, not {type(position).__name__}")

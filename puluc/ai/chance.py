@@ -1,10 +1,8 @@
 """A cheap "who is ahead": team A's chance to win read from the hard player's learned evaluation, without a search.
 
-`win_chance` costs a few evaluations (features.py), a small fraction of a millisecond, where `win_probability`
-searches or plays out for a budget of milliseconds. It is what a board's bar shows: against the exact chances of
-Bell it is closer on average than the 4 ms search it replaces, and on the variants without an exact solution
-far steadier than a few milliseconds of random playouts (`benchmarks/advantage.py` prints both). This module keeps
-no state and never searches beyond the end of the turn in hand.
+`win_chance` costs a few evaluations (features.py), where `win_probability` searches or plays out for a budget of
+milliseconds; how close each comes to the exact chances is in docs/AI.md ("The advantage bar"). This module
+keeps no state and never searches beyond the end of the turn in hand.
 """
 
 from __future__ import annotations
@@ -42,8 +40,8 @@ def win_chance(position: Position, turns: int = 1) -> float:
     `turns` turns: no budget, no randomness, the same position always gives the same chance.
 
     With throws in hand, `turns=1` rates each way to end the turn in hand by the evaluation and takes the best
-    for the seat's team (a few evaluations: 0.05-0.3 ms); `turns=2` also weighs every throw of the next turn and
-    that seat's best answer (0.4-2 ms). Before a throw, `turns=1` is the evaluation itself (it already weighs the
+    for the seat's team (a few evaluations); `turns=2` also weighs every throw of the next turn and that seat's
+    best answer. Before a throw, `turns=1` is the evaluation itself (it already weighs the
     coming throws' threats) and `turns=2` its average over the throws. A finished game gives its result.
 
     >>> from puluc import Position, Rules
@@ -64,17 +62,13 @@ def win_chance(position: Position, turns: int = 1) -> float:
 
 
 def bar_chance(position: Position, exact: ExactTable | None = None, budget_ms: float = BAR_SEARCH_MS) -> float:
-    """Team A's chance for a board's "who is ahead" bar: the cheapest estimate found no less accurate than the
-    4 ms search the bar had before (issue 33; `benchmarks/advantage.py` measures each against exact chances).
+    """Team A's chance for a board's "who is ahead" bar: per rules, the cheapest estimate measured no less
+    accurate than the search the bar had before (the figures: docs/AI.md, "The advantage bar").
 
-    - Exact where `exact` covers the rules (Bell 1 v 1: a lookup, about 0.03 ms; before, 2.2 points off).
-    - The other 1 v 1 rules of the army route with one throw a turn (Bell with fire, scorpion or another road):
-      `win_probability`'s search of `budget_ms`, as before; on Bell's positions the search was closer (2.2 points
-      off) than the evaluation (3.4, or 2.5 looking a turn further).
-    - The other 1 v 1 rules with one throw a turn: `win_chance` with `turns=2` (eagle: 4.9 points off for
-      0.4 ms, where 4 ms of playouts were 5.3 off).
-    - Two throws a turn and team games: `win_chance` (the traditional 1 v 1 setups: 6 points off for 0.1 ms,
-      where 4 ms of playouts were 8.3 off).
+    - Exact where `exact` covers the rules (Bell 1 v 1).
+    - The other 1 v 1 rules of the army route with one throw a turn: `win_probability`'s search of `budget_ms`.
+    - The other 1 v 1 rules with one throw a turn: `win_chance` with `turns=2`.
+    - Two throws a turn and team games: `win_chance`.
 
     >>> from puluc import Position, Rules
     >>> start = Position.start(Rules.preset("ants", team_size=2), first="A")

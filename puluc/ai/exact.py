@@ -50,7 +50,7 @@ class Ranker:
         self.symbol = {p: i for i, p in enumerate(self.patterns)}
         self.cells = cells
         top = PIECES_PER_SEAT
-        counts = [(size - bin(bits).count("1"), bin(bits).count("1")) for size, bits in self.patterns]
+        counts = [(size - bits.bit_count(), bits.bit_count()) for size, bits in self.patterns]
         self.counts = counts
         # after[k][m][e]: the positions that complete cells k.. when m of mine and e of the enemy's are on cells <k
         after = [[[0] * (top + 1) for _ in range(top + 1)] for _ in range(cells + 1)]

@@ -17,7 +17,7 @@ from ..sticks import STICK_TABLES
 
 #: Value of each of the 16 face patterns of the four sticks, per sticks table (bit i = stick i up).
 _THROW_VALUES: dict[str, tuple[int, ...]] = {
-    sticks: tuple(table[bin(bits).count("1")] for bits in range(16)) for sticks, table in STICK_TABLES.items()
+    sticks: tuple(table[bits.bit_count()] for bits in range(16)) for sticks, table in STICK_TABLES.items()
 }
 
 #: A playout longer than this many moves is scored as it stands (culin pieces can circle for a long time).

@@ -249,9 +249,9 @@ def test_a_line_of_env_that_cannot_be_read_is_named_by_file_and_line_and_the_res
     env_file = write_env(tmp_path, f"DISCORD_TOKEN={TOKEN}\n# timers\nTURN TIMER=60\nLOG_LEVEL=debug\n")
     report = read_config({}, env_file)
     assert report.problems == (
-        f"{env_file}, line 3 (the one that starts with TURN), is not a setting: write NAME=value on one line, a "
-        "value with spaces or # in quotes that close on the same line, and # only to start a comment; that line "
-        "was ignored.",)
+        (f"{env_file}, line 3 (the one that starts with TURN), is not a setting: write NAME=value on one line, a "
+         "value with spaces or # in quotes that close on the same line, and # only to start a comment; that line "
+         "was ignored."),)
     assert report.config.log_level == "DEBUG" and report.config.discord_token == TOKEN
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord import app_commands
@@ -12,7 +13,7 @@ from discord import app_commands
 from bot.cogs.games.lobby import Lobby
 from bot.cogs.server_settings.cog import Settings as SettingsCog
 from bot.config import load_config
-from bot.config_spec import SETTINGS, TURN_TIMER_SECONDS, ChoiceSetting, IdSetting, NumberSetting, TextSetting
+from bot.config_spec import SETTINGS, TURN_TIMER_SECONDS, ChoiceSetting, IdSetting, NumberSetting, Setting
 from bot.sessions import GameOptions
 from bot.sessions.errors import InvalidOptions
 from tests.helpers import TOKEN
@@ -36,7 +37,7 @@ def env_example_entries() -> list[tuple[str, str, str]]:
     return entries
 
 
-def default_text(setting: TextSetting | ChoiceSetting | IdSetting | NumberSetting[int] | NumberSetting[float]) -> str:
+def default_text(setting: Setting) -> str:
     if isinstance(setting, IdSetting):
         return ""
     return "" if setting.default is None else str(setting.default)
@@ -45,7 +46,9 @@ def default_text(setting: TextSetting | ChoiceSetting | IdSetting | NumberSettin
 @pytest.mark.parametrize(
     "command", [Lobby.new, SettingsCog.settings], ids=["/puluc new", "/puluc-admin settings"]
 )
-def test_the_commands_offer_exactly_the_turn_timers_the_settings_accept(command: app_commands.Command) -> None:
+def test_the_commands_offer_exactly_the_turn_timers_the_settings_accept(
+    command: app_commands.Command[Any, ..., Any],
+) -> None:
     option = command.get_parameter("turn_timer")
     assert option is not None
     assert (option.min_value, option.max_value) == (TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum)

@@ -90,8 +90,9 @@ def test_setup_logging_writes_one_plain_line_per_event_to_a_file(restored_loggin
     log = logging.getLogger("discord.gateway")
     log.debug("not shown below INFO")
     log.info("connected with %s", TOKEN)
+    missing: dict[str, int] = {}
     try:
-        {}["missing"]
+        missing["missing"]
     except KeyError:
         log.exception("handler failed")
     lines = stream.getvalue().splitlines()

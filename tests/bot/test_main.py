@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import discord
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bot.__main__ import main
 from bot.cli.preflight import database_problem
@@ -410,8 +410,9 @@ def test_check_reports_every_mistake_in_one_run_then_every_hint(
     assert lines[2].startswith("error: AI_BUDGET_MS must be")
     assert lines[3].startswith(f"error: cannot use the database at {workdir / 'occupied' / 'puluc.db'}")
     assert lines[4].startswith(f"error: FONT_PATH {workdir / 'not-a-font.ttf'} cannot draw the board images")
-    assert lines[5] == f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you " \
-                       "mean DISCORD_TOKEN?"
+    assert lines[5] == (
+        f"hint: {env_file} sets DISCORD_TOKN, which is no setting of the bot (ignored); did you mean DISCORD_TOKEN?"
+    )
 
 
 def test_start_up_reports_the_same_lines_as_check_and_contacts_nothing(
@@ -575,7 +576,7 @@ def test_demo_plays_a_whole_game_and_writes_images_a_replay_and_a_record(workdir
             assert image.format == "PNG"
             assert image.width > 0 and image.height > 0
     with Image.open(out / "replay.gif") as replay:
-        assert replay.format == "GIF"
+        assert isinstance(replay, GifImagePlugin.GifImageFile)
         assert replay.n_frames > 1
 
     record = json.loads((out / "record.json").read_text(encoding="utf-8"))
@@ -707,8 +708,8 @@ def test_migrating_without_create_reports_the_permission_not_the_aborted_transac
 @pytest.mark.parametrize(("url", "expected"), [
     ("postgresql://postgres@127.0.0.1:1/test", "cannot reach PostgreSQL at 127.0.0.1:1 ("),
     ("postgresql://postgres@127.0.0.1:5432/puluc_no_such_database",
-     "PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
-     "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL."),
+     ("PostgreSQL at 127.0.0.1:5432 has no database puluc_no_such_database: create it (as a superuser: CREATE "
+      "DATABASE puluc_no_such_database OWNER postgres;) or correct its name in DATABASE_URL.")),
 ])
 def test_an_unreachable_server_and_a_missing_database_are_one_line_each(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, expected: str,

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from bot.sessions import GameOptions, GameSession, Limits, Place, Player, SessionManager
-from tests.helpers import first_legal, open_sqlite, seed_sequence  # first_legal: no seat is played by the AI
+from tests.helpers import first_legal, open_sqlite, present, seed_sequence  # first_legal: no seat is played by the AI
 
 GUILD_ID = 77
 
@@ -91,7 +91,7 @@ async def main(path: Path, games: int, seed: int) -> None:
             await new_game(manager, channel)
         else:
             await resume(manager, session, channel)
-    report({"ready": loaded, "games": [manager.in_channel(c).game_id for c in channels]})  # type: ignore[union-attr]
+    report({"ready": loaded, "games": [present(manager.in_channel(c)).game_id for c in channels]})
     await asyncio.gather(*(burst(manager, c, random.Random(f"{seed}:{c}")) for c in channels))
 
 

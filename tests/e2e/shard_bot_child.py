@@ -158,7 +158,7 @@ class Server:
 
     async def run(self, command: dict[str, Any]) -> dict[str, Any]:
         op = command.pop("op")
-        answer = await getattr(self, op)(**command)
+        answer: dict[str, Any] = await getattr(self, op)(**command)
         await self.env.settle()
         self.save()
         errors = self.env.errors[self.seen_errors:]
@@ -188,7 +188,7 @@ async def main(url: str, shards: Shards, index: int, state_file: Path) -> int:
         async with simcord.run(bot, check_errors=False) as env:
             await env.advance_time(index * ID_SPACING_SECONDS)
             server = Server(env, bot, index, state_file)
-            if state_file.exists():
+            if state_file.exists():  # noqa: ASYNC240 - one stat before the shard starts serving
                 await server.restore()
             report({"ready": True, "loaded": [s.game_id for s in services(bot).manager.sessions],
                     "channel": server.games.id, "players": [m.id for m in server.members]})

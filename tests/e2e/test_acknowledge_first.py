@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -88,7 +88,7 @@ async def simcord_bot(config: Config, grace: float | None) -> AsyncIterator[Pulu
 
 
 @pytest.fixture
-def steps(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[Steps]:
+def steps(world: World, monkeypatch: pytest.MonkeyPatch) -> Steps:
     """Records the steps of the bot, whose database answers each call `LATER_SECONDS` after its grace."""
     bot = world.env.bot
     assert isinstance(bot, PulucBot) and bot.compute is not None
@@ -105,7 +105,7 @@ def steps(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[Steps]:
         original = getattr(discord.InteractionResponse, name)
         monkeypatch.setattr(discord.InteractionResponse, name,
                             functools.partialmethod(recorded(found, "ack", original)))
-    yield found
+    return found
 
 
 async def test_game_commands_and_clicks_are_acknowledged_before_a_slow_database_and_the_workers(

@@ -108,7 +108,8 @@ async def test_a_worker_killed_while_drawing_the_board_costs_neither_move_nor_bo
     rebuilds, workers = pool.rebuilds, await worker_pids(pool)
 
     click = asyncio.ensure_future(world.member(mover_id).click(board, custom_id=move_ids(board)[0]))
-    while not drawing.exists() and not click.done():  # until a worker draws the board of the move
+    # Until a worker (another process, which can set no asyncio.Event) draws the board of the move.
+    while not drawing.exists() and not click.done():  # noqa: ASYNC110
         await asyncio.sleep(0.01)
     assert not click.done()
     for pid in workers:

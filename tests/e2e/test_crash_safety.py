@@ -28,7 +28,7 @@ from bot.sessions.rebuild import state_from_log
 from bot.storage import Storage
 from bot.storage.types import GameLog
 from tests.e2e.crash_child import players, resume
-from tests.helpers import first_legal, open_sqlite, seed_sequence
+from tests.helpers import first_legal, open_sqlite, present, seed_sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = 6
@@ -116,7 +116,7 @@ def assert_no_half_applied_turn(log: GameLog) -> None:
         assert game.snapshot_seq == game.last_seq
         assert game.snapshot_ppn == state.position.to_ppn()
     if game.status == "finished":
-        assert state.position.is_over and game.winner == state.position.outcome().winner  # type: ignore[union-attr]
+        assert state.position.is_over and game.winner == present(state.position.outcome()).winner
     elif game.status == "running" and game.last_seq:
         # A move is saved together with the next player's throw: a running game never waits on a throw.
         assert log.events[-1].kind == "throw", f"game {game.game_id} ends its log with {log.events[-1].kind}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.services import services
-from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, said
+from tests.helpers import World, custom_ids, game_message, mentioned, move_ids, notation, present, said
 
 pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
@@ -32,12 +32,12 @@ async def test_autocomplete_lists_exactly_the_legal_moves_of_the_player_to_move(
         assert await waiting.autocomplete(world.games, "puluc move", "move", "") == []
         assert await world.carol.autocomplete(world.games, "puluc move", "move", "") == []
 
-        typed = sorted(legal)[0]
+        typed = min(legal)
         narrowed = await mover.autocomplete(world.games, "puluc move", "move", typed)
         assert typed in {choice["value"] for choice in narrowed}
 
         played = await mover.slash(world.games, "puluc move", move=typed)
         assert played.ephemeral and "Played" in said(played)
-        assert session.state.position is None or str(session.state.position.last_move.move) == typed  # type: ignore[union-attr]
+        assert session.state.position is None or str(present(session.state.position.last_move).move) == typed
         if not move_ids(game_message(world.games)):
             break

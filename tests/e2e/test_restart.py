@@ -7,7 +7,7 @@ import pytest
 import simcord
 
 from bot.services import services
-from tests.helpers import MakeBot, World, custom_ids, embed_text, game_message, mentioned, move_ids
+from tests.helpers import MakeBot, World, custom_ids, embed_text, game_message, mentioned, move_ids, present
 
 pytestmark = pytest.mark.worker_processes  # a whole flow: the bot as deployed, with its worker processes
 
@@ -26,7 +26,7 @@ async def test_old_buttons_work_after_a_restart_from_the_same_position(world: Wo
         board = game_message(world.games)
         await world.member(mentioned(board)[0]).click(board, custom_id=move_ids(board)[0])
     before = game_message(world.games)
-    position = services(world.env.bot).manager.in_channel(world.games.id).state.position.to_ppn()  # type: ignore[union-attr]
+    position = present(present(services(world.env.bot).manager.in_channel(world.games.id)).state.position).to_ppn()
 
     await world.env.restart_bot(bots())
 
@@ -47,7 +47,7 @@ async def test_a_turn_timer_that_ran_out_during_the_downtime_fires_once(
     await start_duel(world)
     board = game_message(world.games)
     (sleeper,) = mentioned(board)
-    seq = services(simcord_env.bot).manager.in_channel(world.games.id).state.seq  # type: ignore[union-attr]
+    seq = present(services(simcord_env.bot).manager.in_channel(world.games.id)).state.seq
     # The old process goes down: its timers stop; then time passes beyond the 60 s turn timer.
     await services(simcord_env.bot).manager.stop_timers()
     await simcord_env.advance_time(90)

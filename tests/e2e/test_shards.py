@@ -150,11 +150,11 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
     first = await Child.start(postgres_url, "0", GUILD_0, 0, tmp_path / "discord0")
     children.append(first)
     assert first.ready["loaded"] == [game]  # its shard's open game, and not the other shard's
-    moved, other = await asyncio.gather(first.do("move"), second.do("move"))
-    assert moved["message"] == before["now"]  # the message from before the kill, with its old buttons
-    assert moved["clicked"].startswith(f"puluc:move:{game}:{before['seq']}:")
-    assert not moved["said"] and moved["seq"] > before["seq"] and moved["now"] == before["now"]
-    assert other["seq"] > 1 and other["game"] not in (moved["game"], *first.ready["loaded"])
+    revived, elsewhere = await asyncio.gather(first.do("move"), second.do("move"))
+    assert revived["message"] == before["now"]  # the message from before the kill, with its old buttons
+    assert revived["clicked"].startswith(f"puluc:move:{game}:{before['seq']}:")
+    assert not revived["said"] and revived["seq"] > before["seq"] and revived["now"] == before["now"]
+    assert elsewhere["seq"] > 1 and elsewhere["game"] not in (revived["game"], *first.ready["loaded"])
 
     # A 30 s turn timer in the second server: both processes' clocks run past it; it fires once, there.
     await second.do("resign")  # frees the channel
@@ -182,4 +182,4 @@ async def test_two_bot_processes_on_two_shards_of_one_database(
         assert all(log.game.guild_id != GUILD_2 for log in await store.games.open_games())
     finally:
         await store.close()
-    assert await asyncio.gather(first.stop(), second.stop()) == [0, 0]
+    assert list(await asyncio.gather(first.stop(), second.stop())) == [0, 0]

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import puluc.ai.chance
-import puluc.ai.exact
-import puluc.ai.review
 from puluc import Game, GameRecord, InvalidSeatError, Position, Rules, Throw, throw_probabilities
 from puluc.ai import bar_chance, win_chance, win_probability
 from puluc.ai.exact import ExactTable, Ranker
@@ -86,7 +83,7 @@ def test_the_exact_chance_agrees_with_the_turn_it_ends(bell_table: ExactTable) -
     assert bell_table.chance(position) == 0.0  # B won
 
 
-def _random_positions(rules: Rules, rng: random.Random):  # type: ignore[no-untyped-def]
+def _random_positions(rules: Rules, rng: random.Random) -> Iterator[Position]:
     while True:
         pos = Position.start(rules, rng.choice("AB"))
         while not pos.is_over:
@@ -142,10 +139,10 @@ def test_the_ranking_numbers_every_position_once() -> None:
     cells = [(0, 0), *patterns]
     seen = set()
     for board in itertools.product(cells, repeat=4):
-        mine = sum(size - bin(bits).count("1") for size, bits in board)
-        enemy = sum(bin(bits).count("1") for _, bits in board)
+        mine = sum(size - bits.bit_count() for size, bits in board)
+        enemy = sum(bits.bit_count() for _, bits in board)
         if mine > 5 or enemy > 5:
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match="more than five pieces"):
                 ranker.rank(board, 0, 0)
             continue
         for home_mine in range(6 - mine):
@@ -161,7 +158,8 @@ def test_a_table_reads_back_what_it_was_made_of() -> None:
     table = ExactTable.from_bytes(ExactTable.from_values(rules, ranker, values).to_bytes())
     assert table.covers(rules) and not table.covers(Rules.preset("bell"))
     for other in (Rules.preset("bell", road_length=5, fire=True), Rules.preset("ants", road_length=5)):
-        with pytest.raises(ValueError):  # their positions need kills or directions, which no table keeps
+        # Their positions need kills or directions, which no table keeps.
+        with pytest.raises(ValueError, match="exact tables hold 1 v 1 Bell games"):
             ExactTable.from_values(other, ranker, values)
     rng = random.Random(3)
     for pos in itertools.islice(_random_positions(rules, rng), 300):
@@ -178,9 +176,9 @@ def test_a_table_reads_back_what_it_was_made_of() -> None:
 
 def test_damaged_table_bytes_are_refused(bell_table: ExactTable) -> None:
     data = TABLE_FILE.read_bytes()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a puluc exact table"):
         ExactTable.from_bytes(b"not a table" + data)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="values are damaged"):
         ExactTable.from_bytes(data[:-1000])
 
 
@@ -213,9 +211,3 @@ def test_win_chance_takes_the_best_end_of_the_turn_for_the_seat_to_move() -> Non
             assert win_chance(pos) == pytest.approx(max(after) if pos.team_to_move == "A" else min(after), abs=1e-12)
             checked += 1
     assert checked > 20
-
-
-@pytest.mark.parametrize("module", [puluc.ai.chance, puluc.ai.exact, puluc.ai.review])
-def test_the_examples_in_the_docstrings_hold(module: object) -> None:
-    failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
-    assert tried > 0 and failures == 0

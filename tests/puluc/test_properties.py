@@ -30,7 +30,7 @@ RULES = st.builds(
         setup,
         **({"fire": True} if fire else {}),
         **({"scorpion": True} if scorpion and name != "culin" else {}),
-        **({"road_length": max(5, Rules.preset(name, team_size=team_size).road_length - length_delta)}),
+        road_length=max(5, Rules.preset(name, team_size=team_size).road_length - length_delta),
     ),
     st.sampled_from(sorted(PRESETS)),
     st.integers(1, 4),

@@ -22,7 +22,7 @@ DIGITS = "0123456789"
 def digit_height(size: int) -> int:
     """Pixels from the top of the tallest digit to the bottom of the lowest, at font `size` (bold)."""
     box = load_font(size, bold=True).getbbox(DIGITS, anchor="ls")
-    return box[3] - box[1]
+    return int(box[3] - box[1])
 
 
 SHAPES = [(team_size, road_length) for team_size in range(1, 9) for road_length in (9, 29)]
@@ -122,7 +122,7 @@ def test_b_home_gate_sits_at_the_end_of_the_road() -> None:
 @pytest.mark.parametrize("width", [399, 2401, 100, "800", True])
 def test_widths_outside_400_to_2400_are_refused(width: object) -> None:
     with pytest.raises(BadWidth, match="400 to 2400"):
-        layout_for(9, 1, width)  # type: ignore[arg-type]
+        layout_for(9, 1, width)
 
 
 def test_the_layout_scales_with_the_width() -> None:

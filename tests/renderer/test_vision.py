@@ -80,6 +80,6 @@ def test_captives_are_striped_and_freed_pieces_plain_whatever_the_colour() -> No
         inked = [sum(1 for p in pixels(s) if p[3] == 255 and p[:3] == ink) for s in (captive, freed)]
         assert inked[0] - inked[1] > 40, seat
         # The cue survives without colour: in grey, the captive is much darker on average.
-        assert sum(lab(p[:3])[0] for p in pixels(captive) if p[3]) < 0.85 * sum(
-            lab(p[:3])[0] for p in pixels(freed) if p[3]
+        assert sum(lab((p[0], p[1], p[2]))[0] for p in pixels(captive) if p[3]) < 0.85 * sum(
+            lab((p[0], p[1], p[2]))[0] for p in pixels(freed) if p[3]
         )

@@ -12,6 +12,7 @@ from puluc import Position, Rules
 from puluc.ai import medium_moves
 from puluc.ai.evaluate import model_for
 from puluc.ai.search import turn_ends
+from tests.helpers import present
 from tests.research import load_script
 
 pytestmark = pytest.mark.skipif(
@@ -24,7 +25,8 @@ exact = load_script("research", "exact_2v2")
 
 @pytest.fixture(scope="module")
 def solver(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return exact.compile_solver(tmp_path_factory.mktemp("exact_2v2"))  # type: ignore[no-any-return]
+    compiled: Path = exact.compile_solver(tmp_path_factory.mktemp("exact_2v2"))
+    return compiled
 
 
 @pytest.mark.parametrize(("road", "pieces"), [(19, 5), (5, 2)])
@@ -60,7 +62,7 @@ def _expectimax(road: int, homes: tuple[int, ...]) -> tuple[float, float, float,
 
     def ref(end: Position) -> int:  # -1: team A won, -2: team B won, else a state's index
         if end.is_over:
-            return -1 if end.outcome().winner == "A" else -2  # type: ignore[union-attr]
+            return -1 if present(end.outcome()).winner == "A" else -2
         if end.raw_key() not in index:
             index[end.raw_key()] = len(states)
             states.append(end)
@@ -89,8 +91,8 @@ def _expectimax(road: int, homes: tuple[int, ...]) -> tuple[float, float, float,
     choices: list[list[tuple[float, list[int]]]] = []
     for row in rows:
         constant, weights = 0.0, dict[int, float]()
-        for p, ends, chances in row:
-            for end, c in zip(ends, chances, strict=True):
+        for p, refs, chances in row:
+            for end, c in zip(refs, chances, strict=True):
                 if end == -1:
                     constant += p * c
                 elif end >= 0:

@@ -90,7 +90,7 @@ class Lobby(PulucCog):
         """The game options: what the caller chose, else the server's and channel's settings (the server's
         added rules only where the variant can take them: `server_rules`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise app_commands.NoPrivateMessage()  # games are played in servers only
+            raise app_commands.NoPrivateMessage  # games are played in servers only
         storage = self.games.storage
         guild = await storage.server_settings.guild_settings(interaction.guild_id)
         channel_ranked = await storage.server_settings.channel_ranked(interaction.channel_id)
@@ -208,7 +208,7 @@ class Lobby(PulucCog):
 async def on_click(interaction: discord.Interaction[Any], component: ComponentId) -> None:
     try:
         await _click(services(interaction.client), interaction, component)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
 

@@ -168,7 +168,7 @@ class Play(PulucCog):
 async def on_click(interaction: discord.Interaction[Any], component: ComponentId, values: list[str]) -> None:
     try:
         await _click(services(interaction.client), interaction, component, values)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
 

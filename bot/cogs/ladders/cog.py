@@ -3,8 +3,8 @@ and `forget-me`, plus the leaderboards' Previous / Next buttons and forget-me's 
 
 Glue only: read the storage, render charts and replays in a worker thread (after deferring, so Discord's
 3-second window is kept), and answer in the caller's language. Refusals (an unknown game, a game not
-finished) are one ephemeral sentence. This module must never compute ratings or ranks (the storage layer
-does), never draw user text (names) into an image, and never decide game rules.
+finished) are one ephemeral sentence. Ratings and ranks come from the storage; no name is drawn into an
+image.
 """
 
 from __future__ import annotations

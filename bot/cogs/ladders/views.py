@@ -152,7 +152,7 @@ async def season_page(
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """A page of a closed season's leaderboard of the server the interaction is in."""
     if interaction.guild_id is None:
-        raise app_commands.NoPrivateMessage()
+        raise app_commands.NoPrivateMessage
     lang = language_for(interaction.locale)
     found = await storage_of(interaction.client).seasons.season_leaderboard(interaction.guild_id, season, ladder, page,
                                                                     caller_id=owner)
@@ -174,7 +174,7 @@ async def turn_page(interaction: discord.Interaction[Any], owner: int, page_for:
         else:
             embed, view = await AckGrace(interaction, ephemeral=True).run(page_for(interaction.user.id))
             await answer(interaction, embed=embed, view=or_missing(view), ephemeral=True)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
 
@@ -201,7 +201,7 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
             await interaction.edit_original_response(content=text, view=None)
         else:
             await interaction.response.edit_message(content=text, view=None)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
 

@@ -3,7 +3,7 @@ final leaderboards (then `/puluc leaderboard season:N` shows them) and starts th
 
 The subcommand group joins the `/puluc-admin` group the Settings cog adds to the tree (that cog loads first;
 no cog imports another). Closing a season cannot be undone, so it needs `confirm: True`; without it the
-command says what would happen and changes nothing. This module must never compute ratings.
+command says what would happen and changes nothing.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Seasons(commands.Cog):
     async def start(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise app_commands.NoPrivateMessage()
+            raise app_commands.NoPrivateMessage
         storage = storage_of(self.bot)
         await acknowledge(interaction, ephemeral=not confirm)
         if not confirm:

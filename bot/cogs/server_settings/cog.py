@@ -4,8 +4,8 @@ this channel, and the language of public game messages. A default rule must suit
 change that would break that is refused and saves nothing.
 
 Discord hides a command from members without its `default_permissions` only for top-level commands, so
-the settings live in their own `/puluc-admin` group rather than under `/puluc`. This module must never
-touch games in progress.
+the settings live in their own `/puluc-admin` group rather than under `/puluc`. Games in progress keep the
+options they started with.
 """
 
 from __future__ import annotations
@@ -84,9 +84,8 @@ class Settings(commands.Cog):
             changes["turn_timer_seconds"] = turn_timer
         if language is not None:
             changes["locale"] = None if language == "auto" else language
-        for rule, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
-            if value is not None:
-                changes[rule] = value
+        rules = {"fire": fire, "scorpion": scorpion, "eagle_returns": eagle_returns}
+        changes.update({rule: value for rule, value in rules.items() if value is not None})
         lang = language_for(interaction.locale)
         current = await storage.server_settings.guild_settings(guild_id)
         if changes:

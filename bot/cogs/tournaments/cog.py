@@ -3,7 +3,7 @@
 Glue only: read the options, check the bot's permissions and the caller's rights (the organiser is the
 creator or a member with Manage Server), ask the tournament manager, and answer the caller in their language;
 everyone else sees the change on the card and in the channel (the tournament presenter shows it). Refusals
-are one ephemeral sentence. This module must never pair players, record results or time rounds.
+are one ephemeral sentence. Pairings, results and round times are the tournament manager's.
 """
 
 from __future__ import annotations

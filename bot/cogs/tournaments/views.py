@@ -83,7 +83,7 @@ async def press(interaction: discord.Interaction[Any], kind: str, tournament_id:
         else:
             update = await manager.leave(tournament_id, interaction.user.id)
             await confirm(interaction, "tournament.done.left", update.tournament)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 
 
@@ -115,7 +115,7 @@ async def _rating(games: GameServices, user_id: int, guild_id: int) -> int:
 def where(interaction: discord.Interaction[Any]) -> tuple[int, int]:
     """The server and channel of a tournament command or press; tournaments live in servers only."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise app_commands.NoPrivateMessage()
+        raise app_commands.NoPrivateMessage
     return interaction.guild_id, interaction.channel_id
 
 

@@ -120,7 +120,7 @@ class LeaseKeeper:
         while not self.held:
             try:
                 await self.ensure()
-            except Exception as exc:  # the server is down (or our old session not ended yet): try again later
+            except Exception as exc:  # noqa: BLE001 - server down (or our old session not ended): retry later
                 failures += 1
                 if failures == 1:
                     log.warning("the shard leases' connection to PostgreSQL is lost (%s); retrying in the background "

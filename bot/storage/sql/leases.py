@@ -59,11 +59,11 @@ class Leases:
         if self.owner is None or self.shards is None:
             return "", ()
         count = self.shards.count
-        return (
+        condition = (
             f" AND EXISTS (SELECT 1 FROM shard_leases l WHERE l.shard_count = ? AND "
-            f"l.shard_id = ((coalesce({games}.guild_id, 0) >> 22) % ?) AND l.owner = ?{self._db.dialect.lock_shared})",
-            (count, count, self.owner),
+            f"l.shard_id = ((coalesce({games}.guild_id, 0) >> 22) % ?) AND l.owner = ?{self._db.dialect.lock_shared})"
         )
+        return condition, (count, count, self.owner)
 
     async def check(self, tx: Transaction, guild_id: int | None) -> None:
         """ShardNotHeld unless this process holds the shard of `guild_id` (nothing to check if it never claimed)."""

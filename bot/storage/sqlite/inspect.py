@@ -23,10 +23,11 @@ async def inspect_file(path: Path) -> Inspection:
     `StorageUnavailable` when the file cannot be read or could not be created; `SchemaTooNew` when a newer
     bot wrote it.
     """
-    return await asyncio.to_thread(_inspect, Path(os.path.abspath(path.expanduser())))
+    return await asyncio.to_thread(_inspect, path)
 
 
 def _inspect(path: Path) -> Inspection:
+    path = Path(os.path.abspath(path.expanduser()))
     where = str(path)
     if not path.exists():
         return Inspection(where, False, _would_create(path), 0, LATEST_VERSION, 0, 0, "ok")

@@ -50,9 +50,9 @@ def test_every_component_id_round_trips_and_fits_discord() -> None:
 
 
 def test_a_malformed_component_id_is_refused() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a Puluc component id"):
         ComponentId.parse("puluc:fly:1:2:-")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a valid component id"):
         str(ComponentId("move", 1, 2, "3 7"))
 
 

@@ -17,9 +17,10 @@ from bot.cogs.seasons.embeds import started_text
 from bot.config import Config
 from bot.ratings.seasons import Season
 from bot.services import mentions_of
+from bot.storage.urls import SqliteUrl
 from bot.ui.commands import CommandMentions
 from tests.bot.storage.games import play_many
-from tests.helpers import DAY, FakeClock, World, custom_ids, open_sqlite
+from tests.helpers import DAY, FakeClock, World, custom_ids, open_sqlite, present
 
 TYPED = re.compile(r"(?<!<)/(puluc|пулук)\b")  # a command typed out, not inside a mention
 
@@ -50,7 +51,7 @@ async def test_the_bot_learns_the_ids_discord_gave_its_commands(world: World) ->
     assert CommandMentions()("puluc new") == "/puluc new"  # before the commands are synced: typed out
     named = mentioned_in_code()
     assert named >= {"puluc tournament standings", "puluc leaderboard", "puluc replay"}
-    commands = {command.qualified_name for command in world.env.bot.tree.walk_commands()}
+    commands = {command.qualified_name for command in world.bot.tree.walk_commands()}
     assert named <= commands
 
 
@@ -67,7 +68,8 @@ async def test_closing_a_season_and_a_history_name_their_commands_with_mentions(
     world: World, config: Config
 ) -> None:
     clock = FakeClock(time.time() - 2 * DAY)
-    storage = await open_sqlite(config.database.path, clock=clock)  # type: ignore[union-attr]
+    assert isinstance(config.database, SqliteUrl)
+    storage = await open_sqlite(config.database.path, clock=clock)
     try:
         await play_many(storage, clock, [world.alice.id, world.bob.id], "A", 2, guild_id=world.guild.id)
     finally:
@@ -75,7 +77,7 @@ async def test_closing_a_season_and_a_history_name_their_commands_with_mentions(
     managers = world.guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[managers])
     await boss.slash(world.games, "puluc-admin season start", confirm=True)
-    told = world.games.last_message.content
+    told = present(world.games.last_message).content
     assert f"{mention(world, 'puluc leaderboard')} shows them when you choose season 1." in told
     assert not TYPED.search(told)
 

@@ -17,7 +17,7 @@ import pytest
 import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import PulucBot
+from bot.app import PulucBot, ShardedPulucBot
 from bot.config import Config
 from bot.ops.health import HealthServer, HealthUnavailable
 from bot.storage.shards import Shards
@@ -83,7 +83,7 @@ class TestGateway:
         assert "gateway: ok (1 shards connected)" in body.splitlines()
 
         bot = simcord_env.bot
-        assert isinstance(bot, PulucBot)
+        assert isinstance(bot, ShardedPulucBot)
         shard = bot.get_shard(0)
         assert shard is not None
         await shard.disconnect()

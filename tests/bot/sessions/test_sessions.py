@@ -10,9 +10,11 @@ import pytest
 
 import puluc
 from bot.sessions import (
+    ActionResult,
     Cancelled,
     Finished,
     GameOptions,
+    GameSession,
     Joined,
     Moved,
     Place,
@@ -56,6 +58,7 @@ from tests.helpers import (
     make_manager,
     open_sqlite,
     play_out,
+    present,
     started_duel,
 )
 
@@ -348,7 +351,7 @@ async def test_the_ai_waits_for_its_pause_before_moving(manager: SessionManager,
 async def test_a_listener_hears_about_ai_moves(manager: SessionManager, clock: FakeClock) -> None:
     heard: list[int] = []
 
-    async def listener(result) -> None:  # type: ignore[no-untyped-def]
+    async def listener(result: ActionResult) -> None:
         heard.extend(1 for h in result.happenings if isinstance(h, Moved) and h.by == "ai")
 
     manager.add_listener(listener)
@@ -446,7 +449,7 @@ async def test_a_failed_save_leaves_the_session_unchanged(storage: Storage, cloc
     notation = state.legal_options()[0].notation
 
     failing.fail_next_write(OSError("disk full"))
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="disk full"):
         await session.play(mover.user_id, notation, turn=state.seq)
     assert session.state is state
 
@@ -467,7 +470,7 @@ async def test_resigning_gives_the_game_to_the_other_team(storage: Storage, mana
         await (await started_duel_elsewhere(manager)).resign(EVE.user_id)
 
 
-async def started_duel_elsewhere(manager: SessionManager) -> object:
+async def started_duel_elsewhere(manager: SessionManager) -> GameSession:
     lobby = await manager.open_lobby(CAROL, OTHER_CHANNEL, GameOptions())
     session = manager.get(lobby.game_id)
     await session.join(DAVE)
@@ -492,7 +495,7 @@ async def test_hints_only_in_casual_games_and_only_on_your_turn(manager: Session
     mover = session.state.to_move
     assert mover is not None and mover.user_id is not None
     hint = await session.suggest(mover.user_id)
-    assert hint.move in session.state.position.legal_moves()  # type: ignore[union-attr]
+    assert hint.move in present(session.state.position).legal_moves()
     await session.cancel(ALICE.user_id)
 
     ranked = await manager.challenge(ALICE, BOB, CHANNEL, GameOptions(ranked=True))

@@ -13,12 +13,12 @@ from bot.sessions.errors import MoveNotSaved, NotSaved, StaleAction
 from bot.sessions.ports import GameRecords
 from bot.sessions.timers import RETRY_SECONDS
 from bot.storage import Storage
-from bot.storage.errors import StorageUnavailable
+from bot.storage.errors import StorageUnavailable, UnavailableReason
 from tests.helpers import AI_DELAY, ALICE, BOB, CHANNEL, FakeClock, started_duel
 
 
-def fail_next(monkeypatch: pytest.MonkeyPatch, games: GameRecords, method: str, reason: str = "disk_full", *,
-              stored: bool = False) -> None:
+def fail_next(monkeypatch: pytest.MonkeyPatch, games: GameRecords, method: str,
+              reason: UnavailableReason = "disk_full", *, stored: bool = False) -> None:
     """The game store's next call of `method` fails as the database would (`StorageUnavailable`): before it
     wrote anything, or (`stored`) after its write was committed, as when the answer to COMMIT is lost.
     Later calls work."""

@@ -7,9 +7,11 @@ import asyncio
 import pytest
 
 from bot.sessions import (
+    ActionResult,
     Finished,
     GameOptions,
     GameSession,
+    Happening,
     Moved,
     SessionManager,
     TakenOver,
@@ -28,6 +30,7 @@ from tests.helpers import (
     FakeClock,
     RandomPicker,
     make_manager,
+    present,
     started_duel,
 )
 
@@ -35,9 +38,9 @@ TIMER = 600
 
 
 async def absent_until(session: GameSession, manager: SessionManager, clock: FakeClock, absent: str,
-                       timeouts: int) -> list:  # type: ignore[type-arg]
+                       timeouts: int) -> list[Happening]:
     """Let `absent`'s turns run out while the others play their first legal move; collect what happened."""
-    happened = []
+    happened: list[Happening] = []
     while session.state.status == "running":
         seat = session.state.seat(absent)
         assert seat is not None
@@ -72,7 +75,7 @@ async def test_a_player_out_of_time_gets_a_medium_move_played(
 ) -> None:
     heard = []
 
-    async def listener(result) -> None:  # type: ignore[no-untyped-def]
+    async def listener(result: ActionResult) -> None:
         heard.append(result)
 
     manager.add_listener(listener)
@@ -87,7 +90,7 @@ async def test_a_player_out_of_time_gets_a_medium_move_played(
     assert result.happenings[0] == TimedOut(mover.seat, 1)
     assert any(isinstance(h, Moved) and h.seat == mover.seat and h.by == "timer" for h in result.happenings)
     assert picker.calls == ["medium"]
-    assert session.state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
+    assert present(session.state.seat(mover.seat)).timeouts == 1
 
 
 async def test_a_move_of_their_own_resets_the_time_out_count(manager: SessionManager, clock: FakeClock) -> None:
@@ -102,14 +105,14 @@ async def test_a_move_of_their_own_resets_the_time_out_count(manager: SessionMan
         await session.play(mover.user_id, state.legal_options()[0].notation, turn=state.seq)
     state = session.state
     await session.play(absent.user_id, state.legal_options()[0].notation, turn=state.seq)
-    assert session.state.seat(absent.seat).timeouts == 0  # type: ignore[union-attr]
+    assert present(session.state.seat(absent.seat)).timeouts == 0
 
 
 async def test_three_time_outs_in_a_row_forfeit_a_1v1(storage: Storage, manager: SessionManager,
                                                        clock: FakeClock) -> None:
     finished: list[Finished] = []
 
-    async def listener(result) -> None:  # type: ignore[no-untyped-def]
+    async def listener(result: ActionResult) -> None:
         if result.finished:
             finished.append(result.finished)
 
@@ -130,16 +133,16 @@ async def test_three_time_outs_in_a_team_game_hand_the_seat_to_the_ai(
     for player in (BOB, CAROL, DAVE):
         await session.join(player)
     await session.start(ALICE.user_id, 21)
-    happened: list = []  # type: ignore[type-arg]
+    happened: list[Happening] = []
 
-    async def listener(result) -> None:  # type: ignore[no-untyped-def]
+    async def listener(result: ActionResult) -> None:
         happened.extend(result.happenings)
 
     manager.add_listener(listener)
     await absent_until(session, manager, clock, "B2", 3)
 
     assert TakenOver("B2") in happened
-    assert session.state.seat("B2").taken_over  # type: ignore[union-attr]
+    assert present(session.state.seat("B2")).taken_over
     assert session.state.status == "running"
     # From now on B2 moves after the AI's pause, and its human may no longer click.
     while session.state.to_move is not None and session.state.to_move.seat != "B2":
@@ -198,7 +201,7 @@ async def test_a_deadline_that_passed_during_downtime_fires_once_after_the_resta
     await restarted.load()
     assert await restarted.fire_due() == [session.game_id]
     assert await restarted.fire_due() == []
-    assert restarted.get(session.game_id).state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
+    assert present(restarted.get(session.game_id).state.seat(mover.seat)).timeouts == 1
 
 
 async def test_a_lobby_and_a_challenge_survive_a_restart(storage: Storage, manager: SessionManager,
@@ -228,7 +231,7 @@ async def test_an_ai_take_over_survives_a_restart(storage: Storage, manager: Ses
         await session.join(player)
     await session.start(ALICE.user_id, 21)
     await absent_until(session, manager, clock, "A2", 3)
-    assert session.state.seat("A2").taken_over  # type: ignore[union-attr]
+    assert present(session.state.seat("A2")).taken_over
 
     restarted = make_manager(storage.games, clock, picker)
     await restarted.load()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.ratings import REPEAT_LIMIT, REPEAT_WINDOW
 from bot.storage import Storage
 from bot.storage.types import FinishReport, NewEvent, SeatSpec
@@ -29,9 +31,9 @@ async def running_duel(storage: Storage, *, guild_id: int | None = GUILD) -> int
 
 
 async def append(storage: Storage, game_id: int, seq: int, kind: str, payload: dict[str, object],
-                 **options: object) -> None:
-    """Append one event numbered `seq`."""
-    await storage.games.append_events(game_id, seq, [NewEvent(kind, dict(payload))], **options)  # type: ignore[arg-type]
+                 **options: Any) -> None:
+    """Append one event numbered `seq` (`options`: append_events' own, passed on)."""
+    await storage.games.append_events(game_id, seq, [NewEvent(kind, dict(payload))], **options)
 
 
 async def play(
@@ -85,7 +87,7 @@ async def finish(
 
 async def play_many(
     storage: Storage, clock: FakeClock, players: list[int | None], winner: str | None, times: int,
-    **options: object,
+    **options: Any,
 ) -> tuple[int, FinishReport]:
     """`times` games between the same line-ups, a day later after every REPEAT_LIMIT of them (more ranked
     games between the same players in 24 hours would be unranked); return the last game's id and report."""
@@ -93,5 +95,5 @@ async def play_many(
     for i in range(times):
         if i and i % REPEAT_LIMIT == 0:
             clock.advance(seconds=REPEAT_WINDOW)
-        found = await play(storage, players, winner, **options)  # type: ignore[arg-type]
+        found = await play(storage, players, winner, **options)
     return found

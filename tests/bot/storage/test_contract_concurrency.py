@@ -69,9 +69,11 @@ async def test_two_processes_rating_the_same_players_lose_no_update(backend: Bac
     await (await backend.open()).close()  # migrate first, so both children only rate
     games = 15
     children = [
-        subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "rate", backend.url, str(seed),
-                          str(games)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+        subprocess.Popen(  # noqa: ASYNC220 - nothing else runs on this test's loop while the children work
+            [sys.executable, "-m", "tests.bot.storage.child", "rate", backend.url, str(seed), str(games)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         for seed in (1, 2)
     ]
     rated = 0
@@ -115,8 +117,10 @@ async def assert_every_rating_is_one_chain(backend: Backend) -> None:
 
 async def test_a_writer_killed_mid_stream_loses_nothing_it_acknowledged(backend: Backend) -> None:
     await (await backend.open()).close()
-    child = subprocess.Popen([sys.executable, "-m", "tests.bot.storage.child", "write", backend.url],
-                             cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(  # noqa: ASYNC220 - nothing else runs on this test's loop while the child writes
+        [sys.executable, "-m", "tests.bot.storage.child", "write", backend.url],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert child.stdout is not None
     acknowledged = 0
     while acknowledged < 40:

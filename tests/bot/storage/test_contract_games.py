@@ -202,7 +202,7 @@ async def test_finishing_records_result_kills_and_the_last_events(storage: Stora
 )
 async def test_a_finish_that_makes_no_sense_is_refused(storage: Storage, winner: str, end_reason: str) -> None:
     game_id = await running_duel(storage)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"winner is|end_reason is"):
         await storage.games.finish_game(game_id, winner=winner, scores={}, end_reason=end_reason)  # type: ignore[arg-type]
     assert (await storage.games.get_game(game_id)).status == "running"
 

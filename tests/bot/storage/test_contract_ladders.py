@@ -4,6 +4,7 @@ inactive players, pages and ranks, UTC days, profiles, histories, personal data 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -75,9 +76,9 @@ async def test_games_without_a_guild_rate_only_the_global_ladder(storage: Storag
     ],
 )
 async def test_unranked_games_leave_ratings_alone(
-    storage: Storage, players: list[int | None], kwargs: dict[str, object], reason: UnrankedReason
+    storage: Storage, players: list[int | None], kwargs: dict[str, Any], reason: UnrankedReason
 ) -> None:
-    _, report = await play(storage, players, "A", **kwargs)  # type: ignore[arg-type]
+    _, report = await play(storage, players, "A", **kwargs)
     assert report.unranked == reason and report.changes == ()
     assert await storage.ladders.skill(1, "duel", 0) is None
     assert await storage.ladders.rating_history(1, "duel") == ()
@@ -158,9 +159,9 @@ async def test_leaderboard_pages_and_the_callers_rank_off_the_page(storage: Stor
     # equal ratings are ordered by user id, and the caller's own rank agrees with the pages
     assert [e.user_id for e in listed] == [100, 102, 104, 106, 108, 110, 101, 103, 105, 107, 109, 111]
     assert first.caller is not None and first.caller.user_id == 111 and first.caller.rank == 12
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="pages start at 0"):
         await storage.ladders.leaderboard("duel", 0, -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the ladder is 'duel' or 'team'"):
         await storage.ladders.leaderboard("chess", 0)
 
 

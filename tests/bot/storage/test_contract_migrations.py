@@ -15,13 +15,13 @@ from tests.helpers import FakeClock
 # A game with a seat and one event, written as every schema version since 1 can hold it.
 _OLD_GAME = (
     "INSERT INTO players (user_id, display_name, last_active, created_at) VALUES (1, 'Ana', 0, 0)",
-    "INSERT INTO games (game_id, guild_id, channel_id, in_thread, status, host_id, ranked, variant, rules_json, "
-    "turn_timer_seconds, last_seq, created_at, updated_at) VALUES (5, 1, 2, FALSE, 'running', 1, TRUE, 'bell', "
-    "'{}', 60, 1, 0, 0)",
+    ("INSERT INTO games (game_id, guild_id, channel_id, in_thread, status, host_id, ranked, variant, rules_json, "
+     "turn_timer_seconds, last_seq, created_at, updated_at) VALUES (5, 1, 2, FALSE, 'running', 1, TRUE, 'bell', "
+     "'{}', 60, 1, 0, 0)"),
     "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (5, 'A1', 1, 'Ana')",
     "INSERT INTO events (game_id, seq, kind, payload, created_at) VALUES (5, 1, 'move', '{\"move\": \"2:H\"}', 0)",
-    "INSERT INTO guilds (guild_id, default_variant, turn_timer_seconds, locale, created_at) "
-    "VALUES (1, 'eagle', 90, 'uk', 0)",
+    ("INSERT INTO guilds (guild_id, default_variant, turn_timer_seconds, locale, created_at) "
+     "VALUES (1, 'eagle', 90, 'uk', 0)"),
 )
 
 

@@ -61,7 +61,7 @@ async def test_seasons_follow_each_other_and_unknown_ones_are_refused(storage: S
         await storage.seasons.season_leaderboard(GUILD, 3, "duel")
     with pytest.raises(SeasonNotFound):
         await storage.seasons.season_leaderboard(OTHER_GUILD, 1, "duel")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no seasons"):
         await storage.seasons.start_season(0)  # the all-servers ladders have no seasons
 
 

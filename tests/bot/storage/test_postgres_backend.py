@@ -134,13 +134,17 @@ async def test_a_connection_cut_inside_a_transaction_is_unreachable_and_writes_n
     admin = await asyncpg.connect(postgres_url)
     try:
         game_id = await running_duel(storage)
-        with pytest.raises(StorageUnavailable) as cut:
+
+        async def move_cut_short() -> None:
             async with storage.database.write() as tx:
                 await tx.execute("UPDATE games SET last_seq = 1 WHERE game_id = ?", game_id)
                 pid = (await tx.fetch("SELECT pg_backend_pid()"))[0][0]
                 await admin.execute("SELECT pg_terminate_backend($1)", pid)  # the server goes away mid-move
                 await asyncio.sleep(0.2)  # and the client has read its goodbye
                 await tx.execute("UPDATE games SET snapshot_ppn = 'never' WHERE game_id = ?", game_id)
+
+        with pytest.raises(StorageUnavailable) as cut:
+            await move_cut_short()
         assert cut.value.reason == "unreachable"
         game = await storage.games.get_game(game_id)
         assert (game.last_seq, game.snapshot_ppn) != (1, "never") and game.last_seq == 0

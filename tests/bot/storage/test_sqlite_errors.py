@@ -12,7 +12,7 @@ import pytest
 from bot.storage import Storage
 from bot.storage.errors import ConstraintViolation, StorageError, StorageUnavailable
 from bot.storage.sqlite import database as database_module
-from bot.storage.sqlite.connection import Done
+from bot.storage.sqlite.connection import Done, run
 from bot.storage.sqlite.database import open_database
 from bot.storage.sqlite.errors import translate
 from bot.storage.types import NewEvent, SeatSpec
@@ -104,18 +104,17 @@ async def test_a_failed_commit_rolls_back_and_leaves_as_unavailable(
     storage = Storage(await open_database(tmp_path / "commit.db"))
     try:
         game_id = await running_game(storage)
-        real_run = database_module.run
 
         async def failing_commit(db: Any, sql: str, params: Iterable[Any] = ()) -> Done:
             if sql == "COMMIT":  # SQLite failed writing the transaction out (the WAL frames) at COMMIT
                 raise sqlite_error(sqlite3.OperationalError, "database or disk is full", code)
-            return await real_run(db, sql, params)
+            return await run(db, sql, params)
 
         monkeypatch.setattr(database_module, "run", failing_commit)
         with pytest.raises(StorageUnavailable) as caught:
             await storage.games.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})], snapshot_ppn="p1")
         assert caught.value.reason == reason
-        monkeypatch.setattr(database_module, "run", real_run)
+        monkeypatch.setattr(database_module, "run", run)
         log = await storage.games.game_log(game_id)
         assert (log.events, log.game.last_seq, log.game.snapshot_ppn) == ((), 0, "p0")  # rolled back
         await storage.games.append_events(game_id, 1, [NewEvent("move", {"move": "1:H"})])  # lock released, usable

@@ -75,7 +75,7 @@ def verdicts() -> Verdicts:
 @pytest.fixture
 def tournaments(storage: Storage, manager: SessionManager, clock: FakeClock, rooms: Rooms,
                 verdicts: Verdicts) -> TournamentManager:
-    return TournamentManager(storage.tournaments, manager, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
+    return TournamentManager(storage.tournaments, manager, rooms=rooms, adjudicator=verdicts, clock=clock)
 
 
 def settings(format: TournamentFormat, round_hours: int = 24) -> TournamentSettings:
@@ -235,7 +235,7 @@ async def test_a_restart_in_the_middle_picks_up_a_result_that_came_while_down(
     await session.resign(a.user_id)  # seed 4 resigns: seed 5 goes through
     restarted = make_manager(storage.games, clock, RandomPicker(), seed=900)
     await restarted.load()
-    again = TournamentManager(storage.tournaments, restarted, rooms=rooms, adjudicator=verdicts, clock=clock)  # type: ignore[arg-type]
+    again = TournamentManager(storage.tournaments, restarted, rooms=rooms, adjudicator=verdicts, clock=clock)
     assert await again.load() == 1
     await again.fire_due()
     tournament = again.get(tournament_id)

@@ -123,7 +123,7 @@ def test_swiss_folds_a_score_group_in_half() -> None:
 
 def test_swiss_moves_a_partner_down_rather_than_repeat_a_pairing() -> None:
     order = list(range(1, 9))
-    met = {n: set() for n in order} | {1: {5}, 5: {1}}
+    met: dict[int, set[int]] = {n: set() for n in order} | {1: {5}, 5: {1}}
     boards = swiss_pairings(order, dict.fromkeys(order, 1.0), met, set())
     pairs = {frozenset((p.a, p.b)) for p in boards}
     assert frozenset((1, 5)) not in pairs and frozenset((1, 6)) in pairs

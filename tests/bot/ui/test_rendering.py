@@ -76,7 +76,7 @@ def sample(key: str, names: set[str], lang: str, gender: int, count: int, decima
         elif name in LISTS:
             values[name] = ", ".join(PEOPLE[lang])
         elif name in NUMBER:
-            values[name] = str(count if count else 3)
+            values[name] = str(count or 3)
         else:
             values[name] = f"⟨{name}⟩"  # text the code builds (a summary, a link, a Discord timestamp)
     return values

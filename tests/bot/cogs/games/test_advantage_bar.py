@@ -15,12 +15,12 @@ from puluc import Position, Rules
 from renderer.layout import layout_for
 from renderer.panels import advantage_box
 from renderer.theme import THEMES
-from tests.helpers import TOKEN, at, finished_bell_game
+from tests.helpers import TOKEN, at, finished_bell_game, present
 
 
 async def test_a_finished_game_shows_its_result_on_the_bar() -> None:
     state = await finished_bell_game()
-    outcome = state.position.outcome()  # type: ignore[union-attr]
+    outcome = present(state.position).outcome()
     assert outcome is not None and outcome.winner in ("A", "B")
     assert chance(state, 10) == (1.0 if outcome.winner == "A" else 0.0)
 
@@ -36,7 +36,11 @@ def bar_row(png: bytes | None, state: GameState) -> tuple[list[tuple[int, ...]],
     assert png is not None and state.position is not None
     x0, y0, x1, y1 = advantage_box(layout_for(state.position.road_length, state.rules.team_size))
     image = Image.open(io.BytesIO(png)).convert("RGB")
-    row = [image.getpixel((x, (y0 + y1) // 2)) for x in range(x0, x1 + 1)]
+    row: list[tuple[int, ...]] = []
+    for x in range(x0, x1 + 1):
+        pixel = image.getpixel((x, (y0 + y1) // 2))
+        assert isinstance(pixel, tuple)
+        row.append(pixel)
     share = chance(state, 10)
     return row, round((x1 - x0) * share) if share is not None else -1
 
@@ -49,7 +53,7 @@ async def test_the_bar_is_off_at_zero_and_drawn_otherwise() -> None:
     assert theme.team_a not in off and theme.team_b not in off
 
     on, split = bar_row(draw_board(board_request(state, None, bar_ms=10)), state)
-    assert 0.1 < chance(state, 10) < 0.9  # type: ignore[operator]
+    assert 0.1 < present(chance(state, 10)) < 0.9
     # Team A's chance fills the bar from the left in A's colour, the rest is B's (a tick marks the middle).
     assert set(on[2:split - 1]) == {theme.team_a}
     assert set(on[split + 1:-2]) - {theme.text} == {theme.team_b}

@@ -29,7 +29,7 @@ from renderer.legend import key_room
 from renderer.panels import turn_line
 from renderer.paths import move_path
 from renderer.texts import DEFAULT_TEXTS, resolve
-from tests.helpers import World, custom_ids, game_message, move_ids, played, random_record
+from tests.helpers import World, custom_ids, game_message, move_ids, played, present, random_record
 
 
 def running(position: Position, *, ai: str | None = None) -> GameState:
@@ -116,7 +116,7 @@ def test_each_rules_page_shows_its_variant_at_work(variant: str) -> None:
     path = move_path(position.rules, effect)
     special = {
         "bell": effect.arrives and path.home == "B" and effect.kills == 1,  # the army marches into B's home
-        "ants": effect.captures and position.stack_at(6) is not None and position.stack_at(6).direction == "-",
+        "ants": effect.captures and (stack := position.stack_at(6)) is not None and stack.direction == "-",
         "eagle": effect.kills == 1 and position.gone("A1") == before.gone("A1") + 1,  # the eagle is spent
         "scorpion": effect.move.backward and effect.captures,
         "fire": effect.burns,
@@ -140,7 +140,7 @@ def test_the_legend_is_drawn_in_each_language() -> None:
 
 async def test_the_demo_draws_exactly_the_board_the_game_message_carries(world: World) -> None:
     opened = await world.alice.slash(world.games, "puluc new")
-    message = opened.response.message
+    message = present(opened.response).message
     await world.bob.click(message, custom_id="puluc:join:1:0:B")
     await world.alice.click(message, custom_id="puluc:start:1:0:-")
     bot = services(world.env.bot)

@@ -17,12 +17,12 @@ import simcord.interactions as sim_interactions
 from bot.cogs.games.presenter import FRESH_AFTER
 from bot.services import services
 from bot.ui.replies import Refusal
-from tests.helpers import World, custom_ids, game_message, move_ids, said
+from tests.helpers import World, custom_ids, game_message, move_ids, present, said
 
 
 async def started_duel(world: World) -> discord.Message:
     opened = await world.alice.slash(world.games, "puluc new")
-    message = opened.response.message
+    message = present(opened.response).message
     await world.bob.click(message, custom_id="puluc:join:1:0:B")
     await world.alice.click(message, custom_id="puluc:start:1:0:-")
     return message
@@ -30,15 +30,15 @@ async def started_duel(world: World) -> discord.Message:
 
 async def test_a_lobby_fills_starts_and_shows_the_board_with_move_buttons(world: World) -> None:
     opened = await world.alice.slash(world.games, "puluc new")
-    lobby = opened.response
-    assert lobby is not None and not opened.ephemeral
-    assert "Puluc #1" in lobby.embeds[0].title
+    lobby = present(opened.response)
+    assert not opened.ephemeral
+    assert "Puluc #1" in present(lobby.embeds[0].title)
     # alice fills team A: its Join button shows, disabled; only team B can be joined.
     assert "puluc:join:1:0:A" in custom_ids(lobby, enabled=False)
     assert custom_ids(lobby, "puluc:join:") == ["puluc:join:1:0:B"]
 
     await world.bob.click(lobby.message, custom_id="puluc:join:1:0:B")
-    assert "bob" in world.games.last_message.embeds[0].fields[1].value
+    assert "bob" in present(present(world.games.last_message).embeds[0].fields[1].value)
 
     await world.alice.click(lobby.message, custom_id="puluc:start:1:0:-")
     board = game_message(world.games)
@@ -53,10 +53,10 @@ async def test_settings_are_hidden_from_members_without_manage_server(world: Wor
     managers = world.guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[managers])
     saved = await boss.slash(world.games, "puluc-admin settings", ranked=False, turn_timer=120)
-    assert saved.ephemeral and "2 minutes" in saved.response.content
+    assert saved.ephemeral and "2 minutes" in present(saved.response).content
 
     refused = await world.alice.slash(world.games, "puluc new", ranked=True)
-    assert refused.ephemeral and "turned off" in refused.response.content
+    assert refused.ephemeral and "turned off" in present(refused.response).content
     simcord.assert_error(world.env, Refusal)
 
 
@@ -72,7 +72,7 @@ async def test_an_absent_player_gets_a_move_played_when_the_timer_runs_out(world
     await world.env.advance_time(2)
 
     assert session.state.seq > seq
-    assert session.state.seat(mover.seat).timeouts == 1  # type: ignore[union-attr]
+    assert present(session.state.seat(mover.seat)).timeouts == 1
     told = game_message(world.games).embeds[0].description
     assert told is not None and "ran out of time (1 of 3 in a row), so the bot moved instead." in told
 
@@ -80,25 +80,26 @@ async def test_an_absent_player_gets_a_move_played_when_the_timer_runs_out(world
 async def test_resigning_asks_first_then_ends_with_rematch_and_replay(world: World) -> None:
     message = await started_duel(world)
     asked = await world.bob.click(message, custom_id=custom_ids(game_message(world.games), "puluc:resign:")[0])
-    assert asked.ephemeral and "Really resign" in asked.response.content
+    question = present(asked.response)
+    assert asked.ephemeral and "Really resign" in question.content
 
-    await world.bob.click(asked.response, custom_id=custom_ids(asked.response, "puluc:confirm:")[0])
+    await world.bob.click(question, custom_id=custom_ids(question, "puluc:confirm:")[0])
 
     final = game_message(world.games)
-    assert "Team A wins" in final.embeds[0].description
+    assert "Team A wins" in present(final.embeds[0].description)
     assert set(custom_ids(final)) == {"puluc:rematch:1:0:-", "puluc:replay:1:0:-"}
     replay = await world.carol.click(final, custom_id="puluc:replay:1:0:-")
-    gif, record = replay.response.attachments  # the same answer as /puluc replay, shown only to carol
+    gif, record = present(replay.response).attachments  # the same answer as /puluc replay, shown only to carol
     assert replay.ephemeral and (gif.filename, record.filename) == ("puluc-1.gif", "puluc-1.json")
     rematch = await world.bob.click(final, custom_id="puluc:rematch:1:0:-")
-    assert rematch.response is not None and "Puluc #2" in rematch.response.embeds[0].title
+    assert "Puluc #2" in present(present(rematch.response).embeds[0].title)
 
 
 async def test_a_lobby_can_open_in_its_own_thread(world: World) -> None:
     opened = await world.alice.slash(world.games, "puluc new", thread=True, team_size=2)
     (thread,) = world.games.threads
-    assert opened.ephemeral and thread.mention in opened.response.content
-    assert "Puluc #1" in thread.last_message.embeds[0].title
+    assert opened.ephemeral and thread.mention in present(opened.response).content
+    assert "Puluc #1" in present(present(thread.last_message).embeds[0].title)
     assert services(world.env.bot).manager.in_channel(thread.id) is not None
 
 
@@ -107,17 +108,18 @@ async def test_creating_games_too_fast_is_slowed_down(world: World) -> None:
     await world.alice.slash(world.games, "puluc new")
     other = world.guild.create_text_channel("other")
     again = await world.alice.slash(other, "puluc new")
-    assert again.ephemeral and "Slow down" in again.response.content
+    assert again.ephemeral and "Slow down" in present(again.response).content
     simcord.assert_error(world.env, discord.app_commands.CommandOnCooldown)
 
 
 async def test_rules_and_help_answer_only_the_caller(world: World) -> None:
     rules = await world.alice.slash(world.games, "puluc rules", variant="fire")
-    assert rules.ephemeral and rules.response.embeds[0].title == "Fire: ants with a burning middle cell"
-    assert rules.response.embeds[0].image.url == "attachment://board.png"
+    shown = present(rules.response).embeds[0]
+    assert rules.ephemeral and shown.title == "Fire: ants with a burning middle cell"
+    assert shown.image.url == "attachment://board.png"
     helped = await world.alice.slash(world.games, "puluc help")
-    commands, board = helped.response.embeds
-    assert helped.ephemeral and "/puluc new" in commands.fields[0].value
+    commands, board = present(helped.response).embeds
+    assert helped.ephemeral and "/puluc new" in present(commands.fields[0].value)
     assert board.title == "Reading the board"
 
 
@@ -138,7 +140,7 @@ async def test_a_move_can_be_picked_from_the_menu(world: World, monkeypatch: pyt
 
 
 async def test_commands_are_published_with_their_translations(world: World) -> None:
-    published = await world.env.bot.tree.fetch_commands()
+    published = await world.bot.tree.fetch_commands()
     puluc = next(c for c in published if c.name == "puluc")
     assert puluc.name_localizations[discord.Locale.ukrainian] == "пулук"
     admin = next(c for c in published if c.name == "puluc-admin")
@@ -195,7 +197,7 @@ async def test_a_game_message_that_scrolled_away_is_posted_again_at_the_bottom(w
     await world.member(mover.user_id).click(message, custom_id=move_id)
 
     latest = game_message(world.games)
-    assert latest.id != message.id and latest.embeds and "Puluc #1" in latest.embeds[0].title
+    assert latest.id != message.id and latest.embeds and "Puluc #1" in present(latest.embeds[0].title)
     assert session.state.message_id == latest.id
     old = next(m for m in world.games.history() if m.id == message.id)
     assert custom_ids(old, enabled=False) == []

@@ -331,7 +331,7 @@ def test_a_whole_game_is_told_move_by_move(lang: str, team_game: tuple[GameState
     foreign = english_words() if lang != "en" else set()
     for result in results:
         lines = narrate(result.happenings, result.state, lang)
-        expected = []
+        expected: list[Happening] = []
         for happening in result.happenings:
             if isinstance(happening, Started) or (isinstance(happening, Thrown) and happening.passed):
                 expected.append(happening)
@@ -383,13 +383,13 @@ def test_a_language_may_say_what_came_of_a_move_before_the_move(monkeypatch: pyt
         "Résultat : a capturé 1 pion, quand Camille a fait entrer un pion sur la case 3."]
     freeing = at(BELL, {2: "A1+", 5: "B1A1+"}, "A1:3,B1:4", "A1:0,B1:0", "A1", "3")
     assert said([moved(freeing, "3:2")], BELL, "bell", "fr") == [
-        "Résultats : a capturé 1 pion et a libéré 1 pion de son équipe, quand Camille a déplacé un pion de la case 2 "
-        "à la case 5."]
+        ("Résultats : a capturé 1 pion et a libéré 1 pion de son équipe, quand Camille a déplacé un pion de la case 2 "
+         "à la case 5.")]
     eagle = Rules.preset("eagle")
     striking = at(eagle, {2: "A1+", 5: "B1+"}, "A1:4,B1:4", "A1:0,B1:0", "A1", "3")
     assert said([moved(striking, "3:2")], eagle, "eagle", "fr") == [
-        "Le pion qui a frappé sort lui aussi du jeu, après ceci : Résultat : a éliminé le pion ennemi qui s’y "
-        "trouvait, quand Camille a déplacé un pion de la case 2 à la case 5."]
+        ("Le pion qui a frappé sort lui aussi du jeu, après ceci : Résultat : a éliminé le pion ennemi qui s’y "
+         "trouvait, quand Camille a déplacé un pion de la case 2 à la case 5.")]
     assert move_label(entering.move_effect(Move.parse("3:H")), "fr") == "capture ← lancer 3\u00a0: entrer un pion en 3"
     english = move_label(entering.move_effect(Move.parse("3:H")), "en")
     assert english == "throw 3: enter a piece on 3, captures"

@@ -140,8 +140,8 @@ def test_a_challenge_says_ranked_or_casual_as_part_of_its_sentence(lang: str, ra
     [("en", "I need these permissions in this channel: Attach Files, Embed Links."),
      ("uk", "Мені потрібні такі дозволи в цьому каналі: «Прикріплювати файли», «Вбудовувати посилання»."),
      ("it", "Mi servono questi permessi in questo canale: «Allega file», «Incorpora link»."),
-     ("fr", "J’ai besoin de ces permissions dans ce salon\u00a0: «\u00a0Joindre des fichiers\u00a0», "
-            "«\u00a0Intégrer des liens\u00a0»."),
+     ("fr", ("J’ai besoin de ces permissions dans ce salon\u00a0: «\u00a0Joindre des fichiers\u00a0», "
+             "«\u00a0Intégrer des liens\u00a0».")),
      ("es", "Necesito estos permisos en este canal: «Adjuntar archivos», «Insertar enlaces».")],
 )
 def test_missing_permissions_are_named_as_discord_labels_them(lang: str, text: str) -> None:
@@ -152,12 +152,12 @@ def test_missing_permissions_are_named_as_discord_labels_them(lang: str, text: s
 
 @pytest.mark.parametrize(
     ("lang", "text"),
-    [("en", "hello is not a move in notation: write the throw, a colon and the cell it starts from (H from home), "
-            "like 2:H or 3:7."),
-     ("fr", "«\u00a0hello\u00a0» n’est pas un coup en notation\u00a0: écrivez le lancer, un deux-points et la case "
-            "d’où part le coup (H depuis le camp), comme 2:H ou 3:7."),
-     ("es", "«hello» no es una jugada en notación: escribe el tiro, dos puntos y la casilla de la que sale (H desde "
-            "casa), como 2:H o 3:7.")],
+    [("en", ("hello is not a move in notation: write the throw, a colon and the cell it starts from (H from home), "
+             "like 2:H or 3:7.")),
+     ("fr", ("«\u00a0hello\u00a0» n’est pas un coup en notation\u00a0: écrivez le lancer, un deux-points et la case "
+             "d’où part le coup (H depuis le camp), comme 2:H ou 3:7.")),
+     ("es", ("«hello» no es una jugada en notación: escribe el tiro, dos puntos y la casilla de la que sale (H desde "
+             "casa), como 2:H o 3:7."))],
 )
 def test_typed_text_that_is_no_move_is_explained(lang: str, text: str) -> None:
     assert error_text(UnreadableMove("unreadable move 'hello'", move="hello"), lang) == text

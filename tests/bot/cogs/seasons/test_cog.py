@@ -13,16 +13,18 @@ import simcord
 
 from bot.config import Config
 from bot.storage import Storage
+from bot.storage.urls import SqliteUrl
 from bot.ui.replies import Refusal
 from tests.bot.storage.games import play_many
-from tests.helpers import DAY, FakeClock, World, embed_text, open_sqlite, said
+from tests.helpers import DAY, FakeClock, World, embed_text, open_sqlite, present, said
 
 
 @pytest.fixture
 async def rated(world: World, config: Config) -> AsyncIterator[Storage]:
     """alice beat bob five times and carol beat dave five times, two days ago, on this server's ladders (the
     storage tests' games name a player "user<id>")."""
-    path = config.database.path  # type: ignore[union-attr]
+    assert isinstance(config.database, SqliteUrl)
+    path = config.database.path
     clock = FakeClock(time.time() - 2 * DAY)
     storage = await open_sqlite(path, clock=clock)
     try:
@@ -48,7 +50,7 @@ async def test_a_manager_closes_the_season_after_confirming(world: World, rated:
     closed = await boss.slash(world.games, "puluc-admin season start", confirm=True)
 
     assert closed.response is None or not closed.ephemeral
-    told = world.games.last_message.content
+    told = present(world.games.last_message).content
     assert "Season 1 is over" in told and "Season 2 starts now" in told
     alice, bob, carol = (f"user{m.id}" for m in (world.alice, world.bob, world.carol))
     assert f"1 v 1: 🥇 {alice} · 🥈 {carol}" in told or f"1 v 1: 🥇 {carol} · 🥈 {alice}" in told
