@@ -87,10 +87,10 @@ class ChannelFeed:
         found = self._channels.get(state.place.channel_id)
         return found.last_move if found is not None and found.game_id == state.game_id else None
 
-    async def wait(self, channel_id: int, seen: int, timeout: float) -> int:
-        """The channel's version once it is past `seen`, or as it is after `timeout` seconds."""
+    async def wait(self, channel_id: int, seen: int, within: float) -> int:
+        """The channel's version once it is past `seen`, or as it is after `within` seconds."""
         channel = self._channel(channel_id)
         if channel.version == seen:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(channel.changed.wait(), timeout)
+                await asyncio.wait_for(channel.changed.wait(), within)
         return channel.version

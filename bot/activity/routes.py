@@ -400,10 +400,10 @@ class Activity:
                     await response.write(b": still here\n\n")
         return response
 
-    async def _wait(self, channel: int, seen: int, timeout: float) -> int:
-        """The channel's version after a change, a timeout, or the server's shutdown (whichever comes first)."""
+    async def _wait(self, channel: int, seen: int, within: float) -> int:
+        """The channel's version after a change, `within` seconds, or the server's shutdown (whichever is first)."""
         closing = asyncio.ensure_future(self._closing.wait())
-        changed = asyncio.ensure_future(self.feed.wait(channel, seen, timeout))
+        changed = asyncio.ensure_future(self.feed.wait(channel, seen, within))
         try:
             await asyncio.wait((closing, changed), return_when=asyncio.FIRST_COMPLETED)
         finally:

@@ -52,7 +52,7 @@ def no_browser(reason: str) -> None:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    if not CHROMIUM.exists():
+    if not await asyncio.to_thread(CHROMIUM.exists):
         no_browser(f"{CHROMIUM} is missing")
     try:
         from playwright.async_api import async_playwright
@@ -146,7 +146,9 @@ async def test_two_members_play_a_game_to_its_end_by_touching_the_board(browser:
 
     # A button click in SimCord moves the board in both browsers.
     board = game_message(world.games)
-    mover = world.member(session.state.to_move.user_id)  # type: ignore[union-attr]
+    to_move = session.state.to_move
+    assert to_move is not None and to_move.user_id is not None
+    mover = world.member(to_move.user_id)
     await mover.click(board, custom_id=move_ids(board)[0])
     seq = session.state.seq
     for _, frame in pages.values():

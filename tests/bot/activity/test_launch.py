@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from tests.helpers import ActivityPage as Page
-from tests.helpers import accepted_challenge, custom_ids, game_message, said
+from tests.helpers import accepted_challenge, components_of, custom_ids, game_message, said
 
 
 def launch_button(message: Any) -> list[str]:
@@ -22,7 +22,7 @@ async def test_the_game_message_offers_the_board_and_a_click_launches_the_activi
     await accepted_challenge(world)
     board = game_message(world.games)
     (launch,) = launch_button(board)
-    labels = [c.get("label") for c in board.components[-1].to_dict()["components"]]
+    labels = [c.get("label") for c in components_of(board)]
     assert "Play on the board" in labels
     launched: list[int] = []
 

@@ -136,7 +136,9 @@ async def test_a_button_click_reaches_the_live_board(page: Page) -> None:
     first = await next_game_event(response)
     assert first["seq"] == session.state.seq and first["svg"].endswith(f'data-seq="{first["seq"]}"></svg>')
     board = game_message(world.games)
-    mover = world.member(session.state.to_move.user_id)  # type: ignore[union-attr]
+    to_move = session.state.to_move
+    assert to_move is not None and to_move.user_id is not None
+    mover = world.member(to_move.user_id)
     played = move_ids(board)[0]
     await mover.click(board, custom_id=played)
     followed = await next_game_event(response)

@@ -24,7 +24,9 @@ async def test_the_page_loads_its_bundled_script_and_style_under_a_strict_policy
     assert "frame-ancestors 'self' https://discord.com" in policy
     assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["static/app.css", "static/app.js"], (
         "relative to the page, so the same files load under Discord's URL mapping and on the web companion")
-    boot = json.loads(re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)[1])
+    found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.DOTALL)
+    assert found is not None
+    boot = json.loads(found[1])
     assert boot["client_id"] == str(CLIENT_ID)
     assert boot["lang"] == "es" and boot["texts"]["signing_in"] == "Iniciando sesión con Discord…"
     assert '<html lang="es">' in html

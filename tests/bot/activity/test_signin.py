@@ -85,6 +85,7 @@ async def test_discord_not_answering_is_said_as_such(page: Page) -> None:
 
 
 async def test_a_sign_in_without_a_code_is_a_bad_request(page: Page) -> None:
+    sent: object
     for sent in ({}, {"code": "", "instance_id": INSTANCE}, {"code": 5, "instance_id": INSTANCE}, []):
         response = await page.client.post("/activity/api/session", json=sent)
         assert response.status == 400
