@@ -54,8 +54,15 @@ async function session() {
   } catch (error) {
     $('app').setAttribute('aria-busy', 'false');
     say('turn', null);
-    showError(error instanceof Refusal ? error.message : texts.offline);
-    if (!(error instanceof Refusal) || error.status >= 500) setTimeout(session, 5000);
+    if (error instanceof Refusal) {
+      showError(error.message);
+      if (error.status >= 500) setTimeout(session, 5000); // Discord or the bot will answer again
+    } else if (error instanceof TypeError) {
+      showError(texts.offline); // no answer at all (the network): try again
+      setTimeout(session, 5000);
+    } else {
+      showError(texts.authorize); // the member closed Discord's authorize prompt: never ask again unbidden
+    }
   }
 }
 

@@ -35,6 +35,7 @@ PAGE_TEXTS = (
     "activity.page.board",
     "activity.page.moves",
     "activity.page.keyboard",
+    "activity.page.authorize",
 )
 
 
