@@ -83,6 +83,13 @@ class WrongProcess(ActivityRefusal):
     status = 421
 
 
+class TooFast(ActivityRefusal):
+    """One member asked more than the Activity answers one member (a stuck page, or a hand-made flood)."""
+
+    key = "activity.error.too_fast"
+    status = 429
+
+
 class Failed(ActivityRefusal):
     """The Activity failed on its own side (a bug: logged with its traceback)."""
 

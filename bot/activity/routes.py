@@ -45,6 +45,7 @@ from bot.activity.errors import (
     NotThisGame,
     OtherServer,
     SessionExpired,
+    TooFast,
     WrongInstance,
     WrongProcess,
 )
@@ -71,6 +72,12 @@ SVG_CACHE = 64
 # Each sign-in is four calls to Discord: a crowd opening the Activity at once waits its turn rather than
 # running into Discord's rate limits all together.
 SIGN_INS_AT_ONCE = 8
+# What one member may ask (requests behind Discord's proxy share its addresses, so the limit is per member): a
+# burst of MEMBER_BURST requests, then MEMBER_RATE a second, and MEMBER_STREAMS live streams at once (a page
+# holds one; a few more cover a reload or a second device).
+MEMBER_BURST = 30
+MEMBER_RATE = 2.0
+MEMBER_STREAMS = 4
 # Live events lately sent, by what makes them differ (channel, change, game, language, the member's seat).
 EVENT_CACHE = 256
 MAX_BODY = 4096  # the API's requests are a few short fields
@@ -203,6 +210,8 @@ class Activity:
         self._showing: set[asyncio.Task[Any]] = set()
         self._closing = asyncio.Event()
         self._signing_in = asyncio.Semaphore(SIGN_INS_AT_ONCE)
+        self._budgets: dict[int, tuple[float, float]] = {}  # member -> (requests left, when counted)
+        self._streams: dict[int, int] = {}  # member -> live streams open
         self._page_template: str | None = None
 
     # -- lifecycle --------------------------------------------------------------------------------------
@@ -308,7 +317,21 @@ class Activity:
             request[LANG] = expired.lang
             raise
         request[LANG] = ticket.lang
+        self._spend(ticket.user_id)
         return ticket
+
+    def _spend(self, user_id: int) -> None:
+        """Count one request of the member; TooFast past their budget (MEMBER_BURST, then MEMBER_RATE a second)."""
+        now = time.monotonic()
+        left, when = self._budgets.get(user_id, (float(MEMBER_BURST), now))
+        left = min(float(MEMBER_BURST), left + (now - when) * MEMBER_RATE)
+        if left < 1.0:
+            self._budgets[user_id] = (left, now)
+            raise TooFast(f"user {user_id} is over {MEMBER_RATE:g} requests a second")
+        self._budgets[user_id] = (left - 1.0, now)
+        if len(self._budgets) > 10_000:  # forget the members whose budgets have refilled
+            self._budgets = {user: (tokens, at) for user, (tokens, at) in self._budgets.items()
+                             if tokens + (now - at) * MEMBER_RATE < MEMBER_BURST}
 
     # -- the game ---------------------------------------------------------------------------------------
 
@@ -379,6 +402,17 @@ class Activity:
         runs out (the page reconnects with its renewed ticket) or the server stops."""
         ticket = self._ticket(request)
         self._state(ticket)  # refuses a ticket of another server before the stream starts
+        if self._streams.get(ticket.user_id, 0) >= MEMBER_STREAMS:
+            raise TooFast(f"user {ticket.user_id} has {MEMBER_STREAMS} live streams open")
+        self._streams[ticket.user_id] = self._streams.get(ticket.user_id, 0) + 1
+        try:
+            return await self._stream(request, ticket)
+        finally:
+            left = self._streams.pop(ticket.user_id) - 1
+            if left:
+                self._streams[ticket.user_id] = left
+
+    async def _stream(self, request: web.Request, ticket: Ticket) -> web.StreamResponse:
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
         })

@@ -3,6 +3,7 @@ instance and the server checked, and every refusal said precisely (against a fak
 
 from __future__ import annotations
 
+from bot.activity.routes import MEMBER_BURST, MEMBER_STREAMS
 from bot.activity.tickets import TICKET_SECONDS
 from tests.helpers import ACTIVITY_INSTANCE as INSTANCE
 from tests.helpers import ActivityPage as Page
@@ -134,3 +135,25 @@ async def test_a_member_who_left_the_activity_gets_no_fresh_session(page: Page) 
     page.discord.instances[INSTANCE]["users"].remove(page.world.bob.id)
     status, body = await page.call("POST", "renew", ticket)
     assert (status, body["error"]) == (403, "activity.error.wrong_instance")
+
+
+async def test_a_member_who_floods_the_board_is_slowed_down(page: Page) -> None:
+    ticket = await page.ticket(page.world.carol.id)
+    answers = [await page.call("GET", "game", ticket) for _ in range(MEMBER_BURST + 1)]
+    assert [status for status, _ in answers[:MEMBER_BURST]] == [200] * MEMBER_BURST
+    status, body = answers[-1]
+    assert (status, body["error"]) == (429, "activity.error.too_fast")
+    assert body["message"] == "Трохи повільніше: дошка отримала від вас забагато запитів одразу."
+    other = await page.ticket(page.world.bob.id)
+    assert (await page.call("GET", "game", other))[0] == 200, "one member's flood is theirs alone"
+
+
+async def test_a_member_holds_a_few_live_streams_at_most(page: Page) -> None:
+    ticket = await page.ticket(page.world.bob.id)
+    headers = {"Authorization": f"Bearer {ticket}"}
+    streams = [await page.client.get("/activity/api/live", headers=headers) for _ in range(MEMBER_STREAMS)]
+    assert all(stream.status == 200 for stream in streams)
+    refused = await page.client.get("/activity/api/live", headers=headers)
+    assert refused.status == 429 and (await refused.json())["error"] == "activity.error.too_fast"
+    for stream in streams:
+        stream.close()
