@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.games.lobby",
     "bot.cogs.games.play",
+    "bot.cogs.games.notify",
     "bot.cogs.info",
     "bot.cogs.server_settings.cog",
     "bot.cogs.seasons.cog",  # after server_settings: it joins the /puluc-admin group

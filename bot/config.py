@@ -53,6 +53,7 @@ from bot.config_spec import (
     SETTINGS,
     SHARD_COUNT,
     SHARD_IDS,
+    TURN_PING_AFTER_SECONDS,
     TURN_TIMER_SECONDS,
     WORKERS,
     ChoiceSetting,
@@ -123,6 +124,7 @@ class Config:
     log_level: str = LOG_LEVEL.default
     log_format: str = LOG_FORMAT.default  # "TEXT" or "JSON"
     turn_timer_seconds: int = TURN_TIMER_SECONDS.default
+    turn_ping_after_seconds: int = TURN_PING_AFTER_SECONDS.default
     ai_budget_ms: int = AI_BUDGET_MS.default
     advantage_bar_ms: int = ADVANTAGE_BAR_MS.default
     ai_move_delay_seconds: float = AI_MOVE_DELAY_SECONDS.default
@@ -255,6 +257,7 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         log_level=found.check(LOG_LEVEL.name, lambda: _choice(values, LOG_LEVEL), LOG_LEVEL.default),
         log_format=found.check(LOG_FORMAT.name, lambda: _choice(values, LOG_FORMAT), LOG_FORMAT.default),
         turn_timer_seconds=found.number(values, TURN_TIMER_SECONDS),
+        turn_ping_after_seconds=found.number(values, TURN_PING_AFTER_SECONDS),
         ai_budget_ms=found.number(values, AI_BUDGET_MS),
         advantage_bar_ms=found.number(values, ADVANTAGE_BAR_MS),
         ai_move_delay_seconds=found.number(values, AI_MOVE_DELAY_SECONDS),

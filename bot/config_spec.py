@@ -37,6 +37,8 @@ __all__ = [
     "SETTINGS",
     "SHARD_COUNT",
     "SHARD_IDS",
+    "TURN_PING_AFTER_SECONDS",
+    "TURN_TIMER_CHOICES",
     "TURN_TIMER_SECONDS",
     "WORKERS",
     "ChoiceSetting",
@@ -147,8 +149,18 @@ LOG_LEVEL = ChoiceSetting(
 )
 # TEXT: one line per event for people; JSON: one JSON object per line for log collectors (bot/logs.py).
 LOG_FORMAT = ChoiceSetting("LOG_FORMAT", "TEXT", ("TEXT", "JSON"))
-# From half a minute to a day: a shorter turn is unplayable on a phone, a longer one keeps a game open for days.
-TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 86_400, "seconds")
+# From half a minute to a week: a shorter turn is unplayable on a phone; a turn of days makes a correspondence
+# game (its turn pings and reminders call the player back, bot/sessions/calls.py).
+TURN_TIMER_SECONDS = NumberSetting("TURN_TIMER_SECONDS", int, 600, 30, 604_800, "seconds")
+# The turn times the commands offer by name (`/puluc new turn_timer`, `/puluc-admin settings turn_timer`), from
+# a blitz to a correspondence game; each is named in the catalogues (`choice.turn_timer.<seconds>`).
+TURN_TIMER_CHOICES: tuple[int, ...] = (
+    30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 21_600, 43_200, 86_400, 172_800, 259_200, 604_800,
+)
+# Discord notifies a member only of a message that mentions them when it is created (an edited game message
+# never does): a player who has not acted this long after their turn began gets a short ping that does.
+# 0 pings at once; an hour at most, since a ping later than that is a reminder (a quarter of the turn left).
+TURN_PING_AFTER_SECONDS = NumberSetting("TURN_PING_AFTER_SECONDS", int, 30, 0, 3_600, "seconds")
 # The AI thinks in the worker processes shared by every game (WORKERS); two seconds is already far past the
 # point where hard plays almost perfectly (docs/AI.md), and a longer wait only looks like a stalled game.
 AI_BUDGET_MS = NumberSetting("AI_BUDGET_MS", int, 300, 10, 2_000, "milliseconds")
@@ -226,6 +238,7 @@ SETTINGS: tuple[Setting, ...] = (
     LOG_LEVEL,
     LOG_FORMAT,
     TURN_TIMER_SECONDS,
+    TURN_PING_AFTER_SECONDS,
     AI_BUDGET_MS,
     ADVANTAGE_BAR_MS,
     AI_MOVE_DELAY_SECONDS,

@@ -13,11 +13,13 @@ from discord import app_commands
 from bot.compute import ComputePool
 from bot.config import Config
 from bot.sessions import SessionManager
+from bot.sessions.calls import TurnCaller
 from bot.storage import Storage
 from bot.ui.commands import CommandMentions
 from bot.ui.languages import GuildLanguages
 
 if TYPE_CHECKING:  # built by bot.wiring, above the cogs that use these services
+    from bot.cogs.games.calls import DmNotes
     from bot.cogs.games.presenter import Presenter
     from bot.tournaments.manager import TournamentManager
 
@@ -63,6 +65,8 @@ class GameServices:
     tournaments: TournamentManager
     compute: ComputePool
     languages: GuildLanguages
+    calls: TurnCaller  # turn pings and reminders (bot.sessions.calls)
+    notes: DmNotes  # members to tell that their DMs are closed
 
 
 def compute_of(client: discord.Client) -> ComputePool:

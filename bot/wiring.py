@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from discord.ext import commands
 
+from bot.cogs.games.calls import DiscordMessenger, DmNotes
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import Publisher
 from bot.cogs.games.presenter import Presenter
@@ -17,6 +18,7 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
+from bot.sessions.calls import PingDelays, TurnCaller
 from bot.sessions.manager import engine_advisor, system_seed
 from bot.storage import Storage
 from bot.tournaments.manager import TournamentManager
@@ -62,6 +64,12 @@ async def start_game_services(
         await presenter.show(result)
 
     manager.add_listener(show)
+    # Turn calls: planned as each action commits, sent once the move's board is shown (presenter.on_shown).
+    notes = DmNotes(storage, await storage.calls.dm_refused())
+    delays = PingDelays(config.turn_ping_after_seconds, await storage.server_settings.turn_ping_overrides())
+    calls = TurnCaller(manager, storage.calls, DiscordMessenger(bot, storage, languages, notes, publisher), delays,
+                       clock=clock)
+    presenter.on_shown = calls.board_shown
     # An adjudication settles a match: it thinks as long as the AI may for a few moves.
     tournaments = TournamentManager(
         storage.tournaments, manager, rooms=DiscordRooms(publisher, languages), clock=clock,
@@ -70,15 +78,18 @@ async def start_game_services(
     tournaments.add_listener(TournamentPresenter(presenter, tournaments, languages, mentions_of(bot)).show)
     loaded = await manager.load()
     await tournaments.load()  # after the games: it marks their match games
+    await calls.load()  # after the games: it calls the players of the running ones
+    calls.start()
     manager.start_timers()
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute, languages)
+                        tournaments, compute, languages, calls=calls, notes=notes)
 
 
 async def stop_game_services(found: GameServices) -> None:
     await found.tournaments.stop_timers()
     await found.manager.stop_timers()
+    await found.calls.stop()
     await found.manager.settled()
     await found.presenter.close()

@@ -1,7 +1,7 @@
 """What the Activity knows of each channel's game, kept current by every saved action, and the waits of the
 live connections for the next change.
 
-`ChannelFeed` listens to the session manager (`SessionManager.add_watcher`, called at once on every
+`ChannelFeed` listens to the session manager (`SessionManager.add_change_listener`, called at once on every
 saved action, players' and timers' alike), so an open Activity sees a move within the event loop's next turn,
 whether it came from a button, a slash command, a timer or another Activity. It keeps the last finished game of
 a channel too, so its Activity can show the final board. It never touches Discord and never blocks.
@@ -39,7 +39,7 @@ class ChannelFeed:
     def __init__(self, manager: SessionManager) -> None:
         self._manager = manager
         self._channels: dict[int, _Channel] = {}
-        manager.add_watcher(self._changed)
+        manager.add_change_listener(self._changed)
 
     def _channel(self, channel_id: int) -> _Channel:
         return self._channels.setdefault(channel_id, _Channel())

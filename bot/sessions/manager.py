@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ActionResult], Awaitable[None]]
+ChangeListener = Callable[[ActionResult], None]
 EndListener = Callable[[GameState], Awaitable[None]]
 
 
@@ -134,7 +135,7 @@ class SessionManager:
         self._sessions: dict[int, GameSession] = {}
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
-        self._watchers: list[Callable[[ActionResult], None]] = []
+        self._change_listeners: list[ChangeListener] = []
         self._ending: set[asyncio.Task[None]] = set()
         # Games created in one channel, or by one host, wait for each other (each sees the games made before
         # it when it checks the channel and the host's count); all others are created at the same time.
@@ -169,10 +170,10 @@ class SessionManager:
         """`listener(result)` is awaited after every action the timers take (AI moves, time-outs)."""
         self._listeners.append(listener)
 
-    def add_watcher(self, watcher: Callable[[ActionResult], None]) -> None:
-        """`watcher(result)` is called (not awaited: it must return at once) after every saved action of every
-        game, whoever or whatever caused it: the web companion's live pages follow the games so."""
-        self._watchers.append(watcher)
+    def add_change_listener(self, listener: ChangeListener) -> None:
+        """`listener(result)` is called (not awaited: it must not wait) as every accepted action of every game
+        commits, whoever took it (turn calls use this)."""
+        self._change_listeners.append(listener)
 
     def add_end_listener(self, listener: EndListener) -> None:
         """`listener(state)` runs once for every game that ends (finished or cancelled), however it ended: in
@@ -351,11 +352,12 @@ class SessionManager:
 
     def _changed(self, result: ActionResult) -> None:
         state = result.state
-        for watcher in self._watchers:
+        for hook in self._change_listeners:
             try:
-                watcher(result)
-            except Exception:  # a page that cannot follow must not stop the game
-                log.exception("a watcher failed on game %d", state.game_id)
+                hook(result)
+            except Exception:
+                # The action is saved; a listener's bug must not make it look refused.
+                log.exception("a change listener failed for game %d", state.game_id)
         if state.is_open:
             self.deadlines.set(state.game_id, state.deadline)
         else:

@@ -30,6 +30,7 @@ from bot.storage.errors import (
 from bot.storage.shards import Shards
 from bot.storage.sql import health
 from bot.storage.sql.bulk import TableStore
+from bot.storage.sql.calls import CallStore
 from bot.storage.sql.games import GameStore
 from bot.storage.sql.ladders import LadderStore
 from bot.storage.sql.leases import Leases
@@ -84,6 +85,7 @@ class Storage:
         self.tournaments = TournamentStore(database, self._leases)
         self.server_settings = ServerSettingsStore(database)
         self.tables = TableStore(database)
+        self.calls = CallStore(database, self._leases)
 
     @property
     def where(self) -> str:

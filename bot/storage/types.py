@@ -50,6 +50,7 @@ class GuildSettings:
     fire: bool | None = None
     scorpion: bool | None = None
     eagle_returns: bool | None = None
+    turn_ping_seconds: int | None = None  # the server's TURN_PING_AFTER_SECONDS
 
     def updated(
         self,
@@ -60,10 +61,13 @@ class GuildSettings:
         fire: bool | Unchanged | None = UNCHANGED,
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
+        turn_ping_seconds: int | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
             raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
+        if isinstance(turn_ping_seconds, int) and turn_ping_seconds < 0:
+            raise ValueError(f"a ping delay is a number of seconds from 0, not {turn_ping_seconds}")
         for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
             if not isinstance(value, bool | Unchanged | None):
                 raise ValueError(f"{name} is True, False or None, not {value!r}")
@@ -75,6 +79,7 @@ class GuildSettings:
             self.fire if isinstance(fire, Unchanged) else fire,
             self.scorpion if isinstance(scorpion, Unchanged) else scorpion,
             self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
+            self.turn_ping_seconds if isinstance(turn_ping_seconds, Unchanged) else turn_ping_seconds,
         )
 
 
@@ -297,6 +302,7 @@ class PersonalData:
     hosted_games: int
     ratings: int
     rating_history: int
+    notify_mode: NotifyMode | None = None  # None: never chosen (turn pings in the channel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,3 +363,36 @@ class Inspection:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+# -- turn calls (bot.sessions.calls) -------------------------------------------------------------------------
+
+NotifyMode = Literal["channel", "dm", "off"]
+NOTIFY_MODES: tuple[NotifyMode, ...] = ("channel", "dm", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnCall:
+    """The call of a running game to the member whose turn it is: a ping due at `ping_at`, a reminder due at
+    `remind_at` (None: sent, or none), and the message now calling them (`channel_id`, `message_id`), which
+    is deleted once they act. At most one per game."""
+
+    game_id: int
+    guild_id: int | None
+    user_id: int
+    seq: int
+    ping_at: float | None
+    remind_at: float | None
+    channel_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSettings:
+    """How one member wants to be called to their turns, on every server: `notify_mode`; `locale` is their
+    Discord language (for direct messages); `dm_refused` when a DM bounced and they were not told yet."""
+
+    user_id: int
+    notify_mode: NotifyMode = "channel"
+    locale: str | None = None
+    dm_refused: bool = False

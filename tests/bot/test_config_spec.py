@@ -12,8 +12,18 @@ from discord import app_commands
 
 from bot.cogs.games.lobby import Lobby
 from bot.cogs.server_settings.cog import Settings as SettingsCog
+from bot.cogs.tournaments.cog import Tournaments
 from bot.config import load_config
-from bot.config_spec import SETTINGS, TURN_TIMER_SECONDS, ChoiceSetting, IdSetting, NumberSetting, Setting
+from bot.config_spec import (
+    SETTINGS,
+    TURN_PING_AFTER_SECONDS,
+    TURN_TIMER_CHOICES,
+    TURN_TIMER_SECONDS,
+    ChoiceSetting,
+    IdSetting,
+    NumberSetting,
+    Setting,
+)
 from bot.sessions import GameOptions
 from bot.sessions.errors import InvalidOptions
 from tests.helpers import TOKEN
@@ -44,14 +54,25 @@ def default_text(setting: Setting) -> str:
 
 
 @pytest.mark.parametrize(
-    "command", [Lobby.new, SettingsCog.settings], ids=["/puluc new", "/puluc-admin settings"]
+    "command", [Lobby.new, SettingsCog.settings, Tournaments.create],
+    ids=["/puluc new", "/puluc-admin settings", "/puluc tournament create"],
 )
-def test_the_commands_offer_exactly_the_turn_timers_the_settings_accept(
+def test_the_commands_offer_named_turn_timers_from_the_shortest_to_the_longest(
     command: app_commands.Command[Any, ..., Any],
 ) -> None:
     option = command.get_parameter("turn_timer")
     assert option is not None
-    assert (option.min_value, option.max_value) == (TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum)
+    offered = [choice.value for choice in option.choices if isinstance(choice.value, int)]
+    assert len(offered) == len(option.choices)
+    assert offered == sorted(offered) == list(TURN_TIMER_CHOICES)
+    assert (offered[0], offered[-1]) == (TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum) == (30, 7 * 86_400)
+    assert all(TURN_TIMER_SECONDS.allows(seconds) for seconds in offered)
+
+
+def test_the_settings_command_bounds_the_turn_ping_by_its_setting() -> None:
+    option = SettingsCog.settings.get_parameter("turn_ping")
+    assert option is not None
+    assert (option.min_value, option.max_value) == (TURN_PING_AFTER_SECONDS.minimum, TURN_PING_AFTER_SECONDS.maximum)
 
 
 @pytest.mark.parametrize(

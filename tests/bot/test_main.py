@@ -298,7 +298,7 @@ def test_a_malformed_token_fails_without_echoing_it(
 
 
 @pytest.mark.parametrize(
-    ("name", "value"), [("TURN_TIMER_SECONDS", "100000"), ("TURN_TIMER_SECONDS", "5"), ("AI_BUDGET_MS", "600000")]
+    ("name", "value"), [("TURN_TIMER_SECONDS", "700000"), ("TURN_TIMER_SECONDS", "5"), ("AI_BUDGET_MS", "600000")]
 )
 def test_a_value_the_commands_would_refuse_fails_the_check(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import ratings
 from bot.cogs.base import PulucCog, place_of
 from bot.cogs.games.components import GameButton
-from bot.config_spec import TURN_TIMER_SECONDS
+from bot.cogs.games.texts import turn_timer_choices
 from bot.services import GameServices, services
 from bot.sessions import DEFAULT_VARIANT, ActionResult, GameOptions, GameSession, Place, Player, SeatState
 from bot.sessions.balance import Split, best_split
@@ -115,6 +115,7 @@ class Lobby(PulucCog):
     @app_commands.rename(**_names("new", NEW_OPTIONS))
     @app_commands.describe(**_descriptions("new", NEW_OPTIONS))
     @app_commands.choices(variant=choices("variant"), setup=choices("setup"))
+    @app_commands.choices(turn_timer=turn_timer_choices())
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -122,7 +123,7 @@ class Lobby(PulucCog):
         team_size: app_commands.Range[int, 1, 8] = 1,
         setup: str | None = None,
         ranked: bool | None = None,
-        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
+        turn_timer: int | None = None,
         thread: bool = False,
         fire: bool | None = None,
         scorpion: bool | None = None,
@@ -210,6 +211,8 @@ async def on_click(interaction: discord.Interaction[Any], component: ComponentId
         await _click(services(interaction.client), interaction, component)
     except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
+    # A member whose DM call bounced hears of it now, once (bot.cogs.games.calls.DmNotes).
+    await services(interaction.client).notes.deliver(interaction)
 
 
 async def _click(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:

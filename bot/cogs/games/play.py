@@ -170,6 +170,8 @@ async def on_click(interaction: discord.Interaction[Any], component: ComponentId
         await _click(services(interaction.client), interaction, component, values)
     except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
+    # A member whose DM call bounced hears of it now, once (bot.cogs.games.calls.DmNotes).
+    await services(interaction.client).notes.deliver(interaction)
 
 
 async def _click(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId,

@@ -9,6 +9,7 @@ import contextlib
 import io
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,8 @@ class Presenter:
         self.activity = activity  # the Discord Activity is configured: game messages offer "Play on the board"
         self._screens: dict[int, GameScreen] = {}
         self._healer = Healer(publisher, self._show_again, self._give_up)
+        # Told (game id, event number) whenever a game's board is on screen: a turn ping waits for it.
+        self.on_shown: Callable[[int, int], None] | None = None
 
     async def language(self, state: GameState) -> str:
         """The language of messages everyone in the game's server sees."""
@@ -176,6 +179,8 @@ class Presenter:
             screen = self._screen(state.game_id)
             screen.unshown = None
             screen.shown = state.seq
+            if self.on_shown is not None:
+                self.on_shown(state.game_id, state.seq)
             if not state.is_open:
                 self._forget(state.game_id)
             if state.status == "finished" and delivered.message is not None:
@@ -212,6 +217,8 @@ class Presenter:
             else:
                 raise ValueError(f"game {result.game_id}: post needs an interaction or a channel")
             await self._track(state, message)
+            if self.on_shown is not None:
+                self.on_shown(state.game_id, state.seq)
             return message
 
     async def repost(self, state: GameState, interaction: discord.Interaction[Any]) -> None:

@@ -6,8 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import discord
+from discord import app_commands
 
 from bot import ratings
+from bot.config_spec import TURN_TIMER_CHOICES
 from bot.sessions import (
     MAX_TIMEOUTS,
     Finished,
@@ -22,7 +24,7 @@ from bot.sessions import (
     TimedOut,
 )
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
-from bot.ui.i18n import UnknownMessageError, join_list, t
+from bot.ui.i18n import UnknownMessageError, choice_name, join_list, t
 from bot.ui.numbers import signed
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
@@ -93,6 +95,9 @@ def game_title(state: GameState, lang: str) -> str:
 
 
 def duration(seconds: int, lang: str) -> str:
+    """A turn timer in words, in its largest whole unit: "7 days", "90 minutes", "45 seconds"."""
+    if seconds % 86_400 == 0:
+        return t("time.days", lang, count=seconds // 86_400)
     if seconds % 3600 == 0:
         return t("time.hours", lang, count=seconds // 3600)
     if seconds % 60 == 0:
@@ -444,3 +449,9 @@ def variant_label(variant: str, lang: str) -> str:
         return t(f"variant.{variant}", lang)
     except UnknownMessageError:  # a variant stored by a newer version than this catalogue knows
         return variant
+
+
+def turn_timer_choices() -> list[app_commands.Choice[int]]:
+    """The named turn times the commands offer (TURN_TIMER_CHOICES), from 30 seconds to 7 days."""
+    return [app_commands.Choice(name=choice_name("turn_timer", str(seconds)), value=seconds)
+            for seconds in TURN_TIMER_CHOICES]

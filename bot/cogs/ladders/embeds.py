@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.cogs.games.calls import mode_name
 from bot.cogs.games.texts import variant_label
 from bot.ratings import PROVISIONAL_GAMES
 from bot.ratings.seasons import SeasonEntry, SeasonPage
@@ -35,7 +36,7 @@ COLOUR_PROFILE = discord.Colour(0x2E7D5B)
 COLOUR_PRIVACY = discord.Colour(0x4A6FA5)
 CHART_FILE = "rating.png"
 MAX_NAME = 32  # a name longer than this is cut, so one player cannot push others off a line
-PRIVACY_SECTIONS = ("players", "games", "ratings", "kept")  # what /puluc privacy explains, in order
+PRIVACY_SECTIONS = ("players", "games", "ratings", "calls", "kept")  # what /puluc privacy explains, in order
 
 
 # --- names and labels ----------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
     for section in PRIVACY_SECTIONS:
         embed.add_field(name=t(f"privacy.{section}.title", lang), value=t(f"privacy.{section}.body", lang),
                         inline=False)
-    if data.display_name is None and data.seats == 0 and data.ratings == 0:
+    if data.display_name is None and data.seats == 0 and data.ratings == 0 and data.notify_mode is None:
         yours = t("privacy.yours_nothing", lang)
     else:
         lines = []
@@ -249,6 +250,7 @@ def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
             t("privacy.count_hosted", lang, count=data.hosted_games),
             t("privacy.count_ratings", lang, count=data.ratings),
             t("privacy.count_history", lang, count=data.rating_history),
+            t("privacy.notify.mode", lang, mode=mode_name(data.notify_mode, lang)),
         ]
         yours = "\n".join(lines)
     embed.add_field(name=t("privacy.yours", lang), value=yours, inline=False)

@@ -1,7 +1,7 @@
 """Server settings: `/puluc-admin settings` (Manage Server) sets the default variant and the rules added to
-it by default (fire, scorpion, returning eagles), the default turn timer, whether ranked games are allowed in
-this channel, and the language of public game messages. A default rule must suit the default variant: a
-change that would break that is refused and saves nothing.
+it by default (fire, scorpion, returning eagles), the default turn timer, how soon a player is pinged to their
+turn, whether ranked games are allowed in this channel, and the language of public game messages. A default
+rule must suit the default variant: a change that would break that is refused and saves nothing.
 
 Discord hides a command from members without its `default_permissions` only for top-level commands, so
 the settings live in their own `/puluc-admin` group rather than under `/puluc`. Games in progress keep the
@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.games.texts import duration, variant_title, variant_with_rules
-from bot.config_spec import TURN_TIMER_SECONDS
+from bot.cogs.games.texts import duration, turn_timer_choices, variant_title, variant_with_rules
+from bot.config_spec import TURN_PING_AFTER_SECONDS
 from bot.services import services
 from bot.sessions import DEFAULT_VARIANT, GameOptions
 from bot.sessions.errors import InvalidOptions
@@ -33,7 +33,8 @@ from bot.ui.i18n import (
 )
 from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
-SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns")
+SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
+                    "turn_ping")
 
 
 def _admin_text(field: str) -> app_commands.locale_str:
@@ -59,17 +60,20 @@ class Settings(commands.Cog):
     @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.choices(turn_timer=turn_timer_choices())
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         default_variant: str | None = None,
-        turn_timer: app_commands.Range[int, TURN_TIMER_SECONDS.minimum, TURN_TIMER_SECONDS.maximum] | None = None,
+        turn_timer: int | None = None,
         ranked: bool | None = None,
         language: str | None = None,
         fire: bool | None = None,
         scorpion: bool | None = None,
         eagle_returns: bool | None = None,
+        turn_ping: app_commands.Range[int, TURN_PING_AFTER_SECONDS.minimum, TURN_PING_AFTER_SECONDS.maximum]
+        | None = None,
     ) -> None:
         games = services(self.bot)
         storage = games.storage
@@ -81,7 +85,10 @@ class Settings(commands.Cog):
         if default_variant is not None:
             changes["default_variant"] = default_variant
         if turn_timer is not None:
+            GameOptions(turn_timer=turn_timer).rules()  # a time the choices do not offer must still fit the bounds
             changes["turn_timer_seconds"] = turn_timer
+        if turn_ping is not None:
+            changes["turn_ping_seconds"] = turn_ping
         if language is not None:
             changes["locale"] = None if language == "auto" else language
         rules = {"fire": fire, "scorpion": scorpion, "eagle_returns": eagle_returns}
@@ -95,6 +102,8 @@ class Settings(commands.Cog):
             await storage.server_settings.set_channel_ranked(guild_id, channel_id, ranked)
         if language is not None:
             games.languages.forget(guild_id)
+        if turn_ping is not None:
+            games.calls.delays.set(guild_id, turn_ping)  # the next turns of this server's games
         channel_ranked = await storage.server_settings.channel_ranked(channel_id)
         default = default_game(current, lang)
         summary = t(
@@ -104,8 +113,17 @@ class Settings(commands.Cog):
             ranked=t("settings.on" if channel_ranked else "settings.off", lang),
             language=t(f"choice.language.{current.locale or 'auto'}", lang),
         )
+        summary = t("settings.ping.joined", lang, summary=summary,
+                    ping=ping_summary(current.turn_ping_seconds, games.config.turn_ping_after_seconds, lang))
         key = "settings.saved" if changes or ranked is not None else "settings.current"
         await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
+
+
+def ping_summary(server: int | None, default: int, lang: str) -> str:
+    """When the server's players are pinged: "turn ping after 30 seconds", "turn ping at once"."""
+    after = default if server is None else server
+    return t("settings.ping.now", lang) if after == 0 else t("settings.ping.later", lang,
+                                                              after=duration(after, lang))
 
 
 def default_game(settings: GuildSettings, lang: str) -> GameOptions:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.cogs.base import PulucCog
 from bot.cogs.games.lobby import player_of
+from bot.cogs.games.texts import turn_timer_choices
 from bot.cogs.tournaments.texts import standings_embed
 from bot.cogs.tournaments.views import DYNAMIC_ITEMS, cancel_tournament, confirm, start_tournament, where
 from bot.services import GameServices, services
@@ -73,6 +74,7 @@ class Tournaments(PulucCog):
     @app_commands.rename(**_names("create", CREATE_OPTIONS))
     @app_commands.describe(**_descriptions("create", CREATE_OPTIONS))
     @app_commands.choices(format=choices("format"), variant=choices("variant"), setup=choices("setup"))
+    @app_commands.choices(turn_timer=turn_timer_choices())
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -80,7 +82,7 @@ class Tournaments(PulucCog):
         format: str,
         variant: str | None = None,
         setup: str | None = None,
-        turn_timer: app_commands.Range[int, 30, 86_400] | None = None,
+        turn_timer: int | None = None,
         round_limit: app_commands.Range[int, 1, 168] = 24,
         ranked: bool | None = None,
     ) -> None:

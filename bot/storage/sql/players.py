@@ -112,10 +112,11 @@ class PlayerStore:
             "(SELECT last_active FROM players WHERE user_id = ?), "
             "(SELECT count(*) FROM seats WHERE user_id = ?), (SELECT count(*) FROM games WHERE host_id = ?), "
             "(SELECT count(*) FROM ratings WHERE user_id = ?), "
-            "(SELECT count(*) FROM rating_history WHERE user_id = ?)",
-            *(user_id,) * 6,
+            "(SELECT count(*) FROM rating_history WHERE user_id = ?), "
+            "(SELECT notify_mode FROM member_settings WHERE user_id = ?)",
+            *(user_id,) * 7,
         )
-        return PersonalData(user_id, row[0], row[1], int(row[2]), int(row[3]), int(row[4]), int(row[5]))
+        return PersonalData(user_id, row[0], row[1], int(row[2]), int(row[3]), int(row[4]), int(row[5]), row[6])
 
     async def forget_me(self, user_id: int) -> ForgetReport:
         """Erase a user's ratings, history and profile; their past seats stay, anonymised, so every
@@ -147,6 +148,9 @@ class PlayerStore:
             rated = await tx.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
             history = await tx.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
             player = await tx.execute("DELETE FROM players WHERE user_id = ?", user_id)
+            # How they wanted to be called, and any call of theirs left behind (their games are all over).
+            await tx.execute("DELETE FROM member_settings WHERE user_id = ?", user_id)
+            await tx.execute("DELETE FROM turn_calls WHERE user_id = ?", user_id)
         return ForgetReport(seats, hosted, rated, history, player > 0)
 
 

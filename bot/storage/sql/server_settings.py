@@ -1,17 +1,18 @@
-"""A server's settings (default variant, added rules, turn timer, language) and channels' ranked overrides."""
+"""A server's settings (default variant, added rules, turn timer, turn ping delay, language) and channels' ranked
+overrides."""
 
 from __future__ import annotations
 
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
-_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns"
+_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, turn_ping_seconds"
 
 
 def _guild(guild_id: int, row: Row) -> GuildSettings:
     """A row of `_GUILD_COLUMNS` (SQLite keeps the booleans as 0 and 1)."""
     fire, scorpion, eagle_returns = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5))
-    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns)
+    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6])
 
 
 async def ensure_guild(tx: Transaction, guild_id: int, now: float) -> None:
@@ -41,6 +42,7 @@ class ServerSettingsStore:
         fire: bool | Unchanged | None = UNCHANGED,
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
+        turn_ping_seconds: int | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
         async with self._db.write() as tx:
@@ -51,20 +53,28 @@ class ServerSettingsStore:
             assert row is not None  # just ensured
             new = _guild(guild_id, row).updated(
                 default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
-                scorpion=scorpion, eagle_returns=eagle_returns,
+                scorpion=scorpion, eagle_returns=eagle_returns, turn_ping_seconds=turn_ping_seconds,
             )
             await tx.execute(
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ?, fire = ?, scorpion = ?, "
-                "eagle_returns = ? WHERE guild_id = ?",
+                "eagle_returns = ?, turn_ping_seconds = ? WHERE guild_id = ?",
                 new.default_variant,
                 new.turn_timer_seconds,
                 new.locale,
                 new.fire,
                 new.scorpion,
                 new.eagle_returns,
+                new.turn_ping_seconds,
                 guild_id,
             )
         return new
+
+    async def turn_ping_overrides(self) -> dict[int, float]:
+        """The servers that chose their own delay before a turn ping, with it."""
+        rows = await self._db.fetch(
+            "SELECT guild_id, turn_ping_seconds FROM guilds WHERE turn_ping_seconds IS NOT NULL"
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
 
     async def set_channel_ranked(self, guild_id: int, channel_id: int, ranked: bool | None) -> None:
         """Allow (True) or forbid (False) ranked games in a channel; None removes the override."""

@@ -50,7 +50,7 @@ TABLES: tuple[Table, ...] = (
     Table(
         "guilds",
         ("guild_id", "default_variant", "turn_timer_seconds", "locale", "created_at", "fire", "scorpion",
-         "eagle_returns"),
+         "eagle_returns", "turn_ping_seconds"),
         ("guild_id",),
         booleans=frozenset({"fire", "scorpion", "eagle_returns"}),
         reals=frozenset({"created_at"}),
@@ -86,6 +86,19 @@ TABLES: tuple[Table, ...] = (
         ("game_id", "seq"),
         reals=frozenset({"created_at"}),
         jsons=frozenset({"payload"}),
+    ),
+    Table(
+        "turn_calls",
+        ("game_id", "guild_id", "user_id", "seq", "ping_at", "remind_at", "channel_id", "message_id"),
+        ("game_id",),
+        reals=frozenset({"ping_at", "remind_at"}),
+    ),
+    Table(
+        "member_settings",
+        ("user_id", "notify_mode", "locale", "dm_refused", "updated_at"),
+        ("user_id",),
+        booleans=frozenset({"dm_refused"}),
+        reals=frozenset({"updated_at"}),
     ),
     Table(
         "ratings",

@@ -58,7 +58,7 @@ def test_not_adding_a_rule_keeps_the_variants_own() -> None:
          {"code": "eagle_returns_without_eagle", "field": "eagle_returns"}),
         (GameOptions(variant="chess"), {"code": "unknown_choice", "field": "preset", "value": "chess"}),
         (GameOptions(team_size=9), {"code": "out_of_range", "field": "team_size", "low": 1, "high": 8}),
-        (GameOptions(turn_timer=5), {"code": "out_of_range", "field": "turn_timer", "low": 30, "high": 86_400}),
+        (GameOptions(turn_timer=5), {"code": "out_of_range", "field": "turn_timer", "low": 30, "high": 604_800}),
     ],
 )
 def test_a_refused_combination_carries_the_engines_code_and_fields(

@@ -41,13 +41,16 @@ COMMANDS: dict[str, set[str]] = {
     "rules": {"variant"},
     "help": set(),
     "cancel": set(),
-    "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns"},
+    "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
+                 "turn_ping"},
     "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},
     "replay": {"game_id"},
     "privacy": set(),
     "forget-me": set(),
+    "notifications": {"mode"},
+    "games": set(),
     "tournament": set(),  # a group: its subcommands' strings are under cmd.tournament.<subcommand>
     "season": set(),  # a group of /puluc-admin: `season start`
 }

@@ -485,7 +485,7 @@ async def test_privacy_explains_what_is_stored_in_the_callers_language(
     embed = answer(shown).embeds[0]
     assert embed.title == t("privacy.title", lang)
     assert [f.name for f in embed.fields] == [
-        t(f"privacy.{section}.title", lang) for section in ("players", "games", "ratings", "kept")
+        t(f"privacy.{section}.title", lang) for section in ("players", "games", "ratings", "calls", "kept")
     ] + [t("privacy.yours", lang)]
     yours = embed.fields[-1].value or ""
     assert t("privacy.count_seats", lang, count=5) in yours
