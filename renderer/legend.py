@@ -21,6 +21,8 @@ from .fonts import Font, load_font
 from .layout import Layout, layout_for
 from .marks import _lozenge, _sign
 from .panels import fit
+from .png import paint
+from .scene import Recorder
 from .texts import resolve
 from .theme import Theme, get_theme
 
@@ -165,7 +167,9 @@ def _key_rows(layout: Layout, t: Theme, words: Mapping[str, str]) -> list[tuple[
         draw = ImageDraw.Draw(image)
         r = size // 3
         draw.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=t.capture, outline=t.text)
-        _sign(draw, c, r, "capture")
+        sign = Recorder()
+        _sign(sign, c, r, "capture")
+        paint(image, sign.shapes())
 
     def pip(state: str) -> Callable[[Image.Image, tuple[int, int], int], None]:
         def draw_pip(image: Image.Image, c: tuple[int, int], size: int) -> None:

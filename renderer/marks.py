@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PIL import Image, ImageDraw
-
 from puluc import MoveEffect, Position, Rules
 
-from .fonts import put_text, text_width
+from .fonts import text_width
 from .layout import Box, Layout, Point, badge_size, up_road
 from .paths import leg_points, move_path
+from .scene import Recorder
 from .theme import RGB, Theme
 
 LabelKey = int | str
@@ -33,9 +32,8 @@ class BadLabel(ValueError):
 # -- the last move -------------------------------------------------------------------------------------
 
 
-def draw_last_move(image: Image.Image, layout: Layout, position: Position, effect: MoveEffect, theme: Theme) -> None:
+def draw_last_move(draw: Recorder, layout: Layout, position: Position, effect: MoveEffect, theme: Theme) -> None:
     """Frame the source and the landing cell, and draw the move's path as an arrow."""
-    draw = ImageDraw.Draw(image)
     width = max(2, layout.u(1.6))
     colour = theme.last_move
     if effect.source is not None:
@@ -66,7 +64,7 @@ def _inset(box: Box, by: int) -> Box:
     return (box[0] + by, box[1] + by, box[2] - by - 1, box[3] - by - 1)
 
 
-def _dashed_box(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int, dash: int) -> None:
+def _dashed_box(draw: Recorder, box: Box, colour: RGB, width: int, dash: int) -> None:
     x0, y0, x1, y1 = box
     for x in range(x0, x1, dash * 2):
         draw.line((x, y0, min(x + dash, x1), y0), fill=colour, width=width)
@@ -76,7 +74,7 @@ def _dashed_box(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int, da
         draw.line((x1, y, x1, min(y + dash, y1)), fill=colour, width=width)
 
 
-def _polyline_arrow(draw: ImageDraw.ImageDraw, points: list[Point], colour: RGB, width: int, head: bool) -> None:
+def _polyline_arrow(draw: Recorder, points: list[Point], colour: RGB, width: int, head: bool) -> None:
     clean = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
     if len(clean) < 2:
         return
@@ -104,14 +102,13 @@ def free_lane(position: Position, layout: Layout, cell: int) -> bool:
     return not up_road(stack.team, stack.direction)
 
 
-def draw_event_mark(image: Image.Image, layout: Layout, position: Position, effect: MoveEffect, theme: Theme) -> None:
+def draw_event_mark(draw: Recorder, layout: Layout, position: Position, effect: MoveEffect, theme: Theme) -> None:
     """A round mark for a capture (white cross on the capture colour) or a burn (flame) on the landing cell.
 
     It sits at the outer end of the cell's free lane, where no piece of the stack there is drawn.
     """
     if effect.dest is None or not (effect.captures or effect.burns):
         return
-    draw = ImageDraw.Draw(image)
     cell = effect.dest
     up = free_lane(position, layout, cell)
     x0, y0, x1, y1 = layout.lane(cell, up)
@@ -120,11 +117,13 @@ def draw_event_mark(image: Image.Image, layout: Layout, position: Position, effe
     outer_top = layout.row_of(cell).rightward != up  # the top lane's outer end is its top
     cy = y0 + r + layout.u(2) if outer_top else y1 - r - layout.u(2)
     burn = effect.burns
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=theme.fire_glow if burn else theme.capture, outline=theme.text)
-    _sign(draw, (cx, cy), r, "burn" if burn else "capture")
+    with draw.group(event="burn" if burn else "capture", cell=cell):
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=theme.fire_glow if burn else theme.capture,
+                     outline=theme.text)
+        _sign(draw, (cx, cy), r, "burn" if burn else "capture")
 
 
-def _sign(draw: ImageDraw.ImageDraw, centre: Point, r: int, kind: str) -> None:
+def _sign(draw: Recorder, centre: Point, r: int, kind: str) -> None:
     cx, cy = centre
     k = r // 2
     if kind == "capture":
@@ -196,13 +195,21 @@ def _move_kinds(position: Position) -> dict[int, str]:
     return kinds
 
 
+def _notations(position: Position) -> dict[LabelKey, list[str]]:
+    """The legal moves (in move notation) by where their badge goes."""
+    found: dict[LabelKey, list[str]] = {}
+    for move in position.legal_moves():
+        found.setdefault(label_target(position.rules, position.move_effect(move)), []).append(str(move))
+    return found
+
+
 def draw_labels(
-    image: Image.Image, layout: Layout, position: Position, labels: Mapping[LabelKey, str], theme: Theme
+    draw: Recorder, layout: Layout, position: Position, labels: Mapping[LabelKey, str], theme: Theme
 ) -> None:
-    draw = ImageDraw.Draw(image)
     size = badge_size(layout)
     lanes = _landing_lanes(position)
     kinds = _move_kinds(position)
+    moves = _notations(position) if draw.named else {}
     line = max(2, layout.u(1.6))
     for key, text in labels.items():
         cx, cy = label_centre(layout, position, key, lanes)
@@ -212,13 +219,15 @@ def draw_labels(
         box = (cx - w // 2, cy - size // 2, cx - w // 2 + w, cy - size // 2 + size)
         outline = {"burn": theme.fire_glow, "capture": theme.capture}.get(kind, theme.text)
         fill = theme.panel if isinstance(key, str) else surface(key, position.rules.fire_cell, theme)
-        draw.polygon(_lozenge(box, point), fill=fill, outline=outline, width=line)
-        put_text(image, (cx, cy), text, layout.text_size, theme.text, "mm")
-        if kind == "burn":
-            r = max(4, layout.u(4))
-            corner = (box[2] - layout.u(1), box[1] + layout.u(1))
-            draw.ellipse((corner[0] - r, corner[1] - r, corner[0] + r, corner[1] + r), fill=outline, outline=theme.text)
-            _sign(draw, corner, r, kind)
+        with draw.group(move=" ".join(moves.get(key, ())), label=text, target=key, move_kind=kind):
+            draw.polygon(_lozenge(box, point), fill=fill, outline=outline, width=line)
+            draw.text((cx, cy), text, layout.text_size, theme.text, "mm")
+            if kind == "burn":
+                r = max(4, layout.u(4))
+                corner = (box[2] - layout.u(1), box[1] + layout.u(1))
+                draw.ellipse((corner[0] - r, corner[1] - r, corner[0] + r, corner[1] + r), fill=outline,
+                             outline=theme.text)
+                _sign(draw, corner, r, kind)
 
 
 def _lozenge(box: Box, point: int) -> list[Point]:

@@ -5,21 +5,20 @@ turn's throws, or, once the game is over, who won and the final score; its secon
 score and the "who is ahead" bar with the leader's chance in per cent. Each home is a strip with its
 gate (the team's shape and letter, where stacks enter and arrive) and a slot per seat: the seat's piece,
 how many wait at home, and what became of its five pieces. Every word comes from the caller's texts
-(`texts.py`). Draws on a given image; never encodes or reads files.
+(`texts.py`). Records shapes into a scene (`scene.Recorder`); never paints, encodes or reads files.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-
-from PIL import Image, ImageDraw
+from typing import NamedTuple
 
 from puluc import Position, Throw
 from puluc.rules import PIECES_PER_SEAT
 
-from . import pieces
-from .fonts import Font, load_font, put_text, text_width
+from .fonts import text_width
 from .layout import Box, Layout
+from .scene import NO_GROUP, Recorder
 from .sticks import draw_throws, throws_width
 from .texts import fill
 from .theme import Theme
@@ -66,7 +65,7 @@ def turn_line(
 
 
 def draw_header(
-    image: Image.Image,
+    draw: Recorder,
     layout: Layout,
     position: Position,
     theme: Theme,
@@ -75,10 +74,26 @@ def draw_header(
     names: Mapping[str, str],
     texts: Mapping[str, str],
 ) -> None:
-    draw = ImageDraw.Draw(image)
-    font = load_font(layout.text_size, bold=True)
+    outcome = position.outcome()
+    turn = None if outcome is not None else position.to_move
+    with draw.group(header="", turn=turn, winner=outcome.winner if outcome is not None else None):
+        _turn_line(draw, layout, position, theme, throws, names, texts)
+        scores = position.scores() if draw.named else None
+        with draw.group(score=f"{scores['A']}-{scores['B']}" if scores is not None else None):
+            _score_line(draw, layout, position, theme, advantage, texts, layout.lines[1])
+
+
+def _turn_line(
+    draw: Recorder,
+    layout: Layout,
+    position: Position,
+    theme: Theme,
+    throws: Sequence[Throw] | None,
+    names: Mapping[str, str],
+    texts: Mapping[str, str],
+) -> None:
     size = layout.text_size
-    first, second = layout.lines
+    first = layout.lines[0]
     x0, y0, x1, y1 = first
     cy = (y0 + y1) // 2
     icon = y1 - y0 - layout.u(3)
@@ -88,13 +103,14 @@ def draw_header(
         sticks_room = throws_width(len(throws), icon, layout.text_size) + layout.u(4)
         used = _used(throws, position.pending)
         box = (x1 - sticks_room + layout.u(4), cy - icon // 2, x1, cy + icon // 2)
-        draw_throws(image, box, throws, theme, used, layout.text_size)
+        with draw.group(throws=" ".join(str(t.value) for t in throws)):
+            draw_throws(draw, box, throws, theme, used, layout.text_size)
     elif position.pending and not position.is_over and not throws:
         x = x1
         for value in reversed(position.pending):
             box = (x - icon, cy - icon // 2, x, cy + icon // 2)
             draw.rounded_rectangle(box, radius=layout.u(3), outline=theme.muted, width=max(1, layout.u(1.2)))
-            put_text(image, ((box[0] + box[2]) // 2, cy), str(value), size, theme.text, "mm")
+            draw.text(((box[0] + box[2]) // 2, cy), str(value), size, theme.text, "mm")
             x -= icon + layout.u(3)
         sticks_room = x1 - x
     room = x1 - sticks_room - layout.u(4) - x0 - icon - layout.u(4)
@@ -104,14 +120,23 @@ def draw_header(
         if outcome.winner is not None:
             colour = theme.team_a if outcome.winner == "A" else theme.team_b
             rim = theme.rim_a if outcome.winner == "A" else theme.rim_b
-            sprite = pieces.team_icon(outcome.winner, icon, colour, rim)
-            image.paste(sprite, (x0, cy - icon // 2), sprite)
-        put_text(image, (x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.last_move, "lm")
+            draw.sprite("team_icon", (outcome.winner, icon, colour, rim), (x0, cy - icon // 2), (icon, icon))
+        draw.text((x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.last_move, "lm")
     else:
-        sprite = pieces.icon(position.to_move, icon, theme.name, layout.text_size if layout.team_size > 1 else 0)
-        image.paste(sprite, (x0, cy - icon // 2), sprite)
-        put_text(image, (x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.text, "lm")
-    _score_line(image, draw, layout, position, theme, advantage, texts, font, second)
+        digit = layout.text_size if layout.team_size > 1 else 0
+        draw.sprite("icon", (position.to_move, icon, theme.name, digit), (x0, cy - icon // 2), (icon, icon))
+        draw.text((x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.text, "lm")
+
+
+def score_words(position: Position, advantage: float | None, texts: Mapping[str, str]) -> str:
+    """The header's second line in words: "Score A 2, B 1. A 62%" (for the SVG's description)."""
+    scores = position.scores()
+    words = f"{texts['score']}: A {scores['A']}, B {scores['B']}."
+    if advantage is None:
+        return words
+    leader = "A" if advantage >= 0.5 else "B"
+    share = advantage if leader == "A" else 1 - advantage
+    return f"{words} {fill(texts, 'chance', team=leader, percent=round(share * 100))}."
 
 
 def _used(throws: Sequence[Throw], pending: Sequence[int]) -> tuple[bool, ...]:
@@ -128,14 +153,12 @@ def _used(throws: Sequence[Throw], pending: Sequence[int]) -> tuple[bool, ...]:
 
 
 def _score_line(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    draw: Recorder,
     layout: Layout,
     position: Position,
     theme: Theme,
     advantage: float | None,
     texts: Mapping[str, str],
-    font: Font,
     line: Box,
 ) -> None:
     x0, y0, _, y1 = line
@@ -143,15 +166,14 @@ def _score_line(
     icon = (y1 - y0) * 2 // 3
     label = texts["score"]
     size = layout.text_size
-    put_text(image, (x0, cy), label, size, theme.muted, "lm")
+    draw.text((x0, cy), label, size, theme.muted, "lm")
     x = x0 + int(text_width(label, size)) + layout.u(5)
     scores = position.scores()
     for team, colour, rim in (("A", theme.team_a, theme.rim_a), ("B", theme.team_b, theme.rim_b)):
-        sprite = pieces.team_icon(team, icon, colour, rim)
-        image.paste(sprite, (x, cy - icon // 2), sprite)
+        draw.sprite("team_icon", (team, icon, colour, rim), (x, cy - icon // 2), (icon, icon))
         x += icon + layout.u(3)
         text = f"{team} {scores[team]}"
-        put_text(image, (x, cy), text, size, theme.text, "lm")
+        draw.text((x, cy), text, size, theme.text, "lm")
         x += int(text_width(text, size)) + layout.u(8)
     if advantage is None:
         return
@@ -160,8 +182,9 @@ def _score_line(
     caption = fill(texts, "chance", team=leader, percent=round(share * 100))
     bar = advantage_box(layout)
     right = bar[0] - layout.u(12)
-    put_text(image, (right, cy), fit(caption, size, right - x), size, theme.text, "rm")
-    draw_advantage(draw, bar, theme, advantage, layout.u(4))
+    with draw.group(advantage=f"{advantage:.3f}", leader=leader, percent=round(share * 100)):
+        draw.text((right, cy), fit(caption, size, right - x), size, theme.text, "rm")
+        draw_advantage(draw, bar, theme, advantage, layout.u(4))
 
 
 def advantage_box(layout: Layout) -> Box:
@@ -171,7 +194,7 @@ def advantage_box(layout: Layout) -> Box:
     return (x1 - round((x1 - x0) * 0.28), cy - layout.u(3.5), x1 - layout.u(9), cy + layout.u(3.5))
 
 
-def draw_advantage(draw: ImageDraw.ImageDraw, box: Box, theme: Theme, advantage: float, marker: int) -> None:
+def draw_advantage(draw: Recorder, box: Box, theme: Theme, advantage: float, marker: int) -> None:
     """Team A's share (win probability) from the left in A's colour, the rest in B's, a tick at the middle."""
     x0, y0, x1, y1 = box
     split = x0 + round((x1 - x0) * advantage)
@@ -202,100 +225,110 @@ def draw_advantage(draw: ImageDraw.ImageDraw, box: Box, theme: Theme, advantage:
 # -- homes ---------------------------------------------------------------------------------------------
 
 
-def draw_homes(image: Image.Image, layout: Layout, position: Position, theme: Theme) -> None:
-    """Both homes: the gate, then every seat's slot; the seat to move is framed in the text colour."""
-    draw = ImageDraw.Draw(image)
+def draw_homes(draw: Recorder, layout: Layout, position: Position, theme: Theme) -> None:
+    """Both homes: every seat's slot; the seat to move is framed in the text colour."""
     digit = layout.text_size if layout.team_size > 1 else 0
     to_move = None if position.is_over else position.to_move
-    font = load_font(layout.text_size, bold=True)
     for team in "AB":
-        for i, box in enumerate(layout.home_slots(team)):
-            seat = f"{team}{i + 1}"
-            if seat == to_move:
-                frame = (box[0], box[1] + 1, box[2] - 1, box[3] - 2)
-                draw.rounded_rectangle(frame, radius=layout.u(4), outline=theme.text, width=max(2, layout.u(1.2)))
-            _slot(image, draw, layout, box, seat, position, theme, digit, font)
+        with draw.group(home=team):
+            for i, box in enumerate(layout.home_slots(team)):
+                seat = f"{team}{i + 1}"
+                counts = _Counts(position.home(seat), position.killed(seat), position.gone(seat))
+                seat_group = draw.group(
+                    seat=seat,
+                    waiting=counts.home,
+                    killed=counts.killed,
+                    gone=counts.gone,
+                    to_move="true" if seat == to_move else None,
+                ) if draw.named else NO_GROUP
+                with seat_group:
+                    if seat == to_move:
+                        frame = (box[0], box[1] + 1, box[2] - 1, box[3] - 2)
+                        draw.rounded_rectangle(frame, radius=layout.u(4), outline=theme.text,
+                                               width=max(2, layout.u(1.2)))
+                    _slot(draw, layout, box, seat, counts, theme, digit)
 
 
-def draw_frames(image: Image.Image, layout: Layout, theme: Theme) -> None:
-    """The static parts around the road, drawn once into the cached background: panels and gates."""
-    draw = ImageDraw.Draw(image)
+def draw_frames(draw: Recorder, layout: Layout, theme: Theme) -> None:
+    """The static parts around the road, drawn once into the cached background: panels and gates (where
+    stacks enter the road from a home and arrive at one)."""
     draw.rounded_rectangle(layout.header, radius=layout.u(5), fill=theme.panel)
-    font = load_font(layout.text_size, bold=True)
     for team in "AB":
         draw.rounded_rectangle(layout.home(team), radius=layout.u(5), fill=theme.panel)
-        _gate(image, draw, layout, team, theme, font)
+        with draw.group(entry=team):
+            _gate(draw, layout, team, theme)
 
 
-def _gate(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, team: str, theme: Theme, font: Font) -> None:
+def _gate(draw: Recorder, layout: Layout, team: str, theme: Theme) -> None:
     x0, y0, x1, y1 = layout.gate(team)
     size = y1 - y0 - layout.u(4)
     colour, rim = (theme.team_a, theme.rim_a) if team == "A" else (theme.team_b, theme.rim_b)
-    sprite = pieces.team_icon(team, size, colour, rim)
     left = (x0 + x1 - size) // 2
-    image.paste(sprite, (left, (y0 + y1 - size) // 2), sprite)
-    draw.text(((x0 + x1) // 2, (y0 + y1) // 2), team, font=font, fill=theme.ink, anchor="mm")
+    draw.sprite("team_icon", (team, size, colour, rim), (left, (y0 + y1 - size) // 2), (size, size))
+    draw.text(((x0 + x1) // 2, (y0 + y1) // 2), team, layout.text_size, theme.ink, "mm")
 
 
-def _pip_states(position: Position, seat: str) -> list[str]:
-    home = position.home(seat)
-    killed = position.killed(seat)
-    gone = position.gone(seat)
+class _Counts(NamedTuple):
+    """What became of a seat's five pieces: waiting at home, killed, gone (burned or spent); the rest are on the
+    road."""
+
+    home: int
+    killed: int
+    gone: int
+
+
+def _pip_states(counts: _Counts) -> list[str]:
+    home, killed, gone = counts
     road = PIECES_PER_SEAT - home - killed - gone
     return ["home"] * home + ["road"] * road + ["killed"] * killed + ["gone"] * gone
 
 
 def _slot(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    draw: Recorder,
     layout: Layout,
     box: Box,
     seat: str,
-    position: Position,
+    counts: _Counts,
     theme: Theme,
     digit: int,
-    font: Font,
 ) -> None:
     x0, y0, x1, y1 = box
     cy = (y0 + y1) // 2
     icon = y1 - y0 - layout.u(5)
     x = x0 + layout.u(3)
-    sprite = pieces.icon(seat, icon, theme.name, digit)
-    image.paste(sprite, (x, cy - icon // 2), sprite)
+    draw.sprite("icon", (seat, icon, theme.name, digit), (x, cy - icon // 2), (icon, icon))
     x += icon + layout.u(2)
-    waiting = str(position.home(seat))
+    waiting = str(counts.home)
     size = layout.text_size
-    put_text(image, (x, cy), waiting, size, theme.text, "lm")
+    draw.text((x, cy), waiting, size, theme.text, "lm")
     x += int(text_width(waiting, size)) + layout.u(3)
     room = x1 - layout.u(2) - x
     pip = layout.u(7)
     if room >= PIECES_PER_SEAT * (pip + layout.u(1)):
-        for k, state in enumerate(_pip_states(position, seat)):
-            sprite = pieces.pip(seat, state, pip, theme.name)
-            image.paste(sprite, (x + k * (pip + layout.u(1)), cy - pip // 2), sprite)
+        for k, state in enumerate(_pip_states(counts)):
+            draw.sprite("pip", (seat, state, pip, theme.name), (x + k * (pip + layout.u(1)), cy - pip // 2), (pip, pip))
         return
     # Too narrow for five pips (many seats): the losses as counts, killed first.
-    for state, count in (("killed", position.killed(seat)), ("gone", position.gone(seat))):
+    for state, count in (("killed", counts.killed), ("gone", counts.gone)):
         if not count:
             continue
         text = str(count)
         need = pip + int(text_width(text, size)) + layout.u(2)
         if need > x1 - x:
             break
-        sprite = pieces.pip(seat, state, pip, theme.name)
-        image.paste(sprite, (x, cy - pip // 2), sprite)
+        draw.sprite("pip", (seat, state, pip, theme.name), (x, cy - pip // 2), (pip, pip))
         x += pip
-        put_text(image, (x, cy), text, size, theme.capture if state == "killed" else theme.muted, "lm")
+        draw.text((x, cy), text, size, theme.capture if state == "killed" else theme.muted, "lm")
         x += int(text_width(text, size)) + layout.u(2)
 
 
 # -- caption -------------------------------------------------------------------------------------------
 
 
-def draw_caption(image: Image.Image, layout: Layout, theme: Theme, text: str) -> None:
+def draw_caption(draw: Recorder, layout: Layout, theme: Theme, text: str) -> None:
     """A replay frame's line under the board: the move number, who moved and what happened."""
     if layout.caption is None:
         return
     x0, y0, x1, y1 = layout.caption
     size = layout.text_size
-    put_text(image, (x0, (y0 + y1) // 2), fit(text, size, x1 - x0), size, theme.text, "lm")
+    draw.text((x0, (y0 + y1) // 2), fit(text, size, x1 - x0), size, theme.text, "lm")

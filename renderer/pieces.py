@@ -33,7 +33,7 @@ def _body(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], team: str, 
         draw.rounded_rectangle(box, radius=radius, fill=fill, outline=rim, width=w)
 
 
-def _digit_ink(fill: RGB) -> RGB:
+def digit_ink(fill: RGB) -> RGB:
     """Black or white, whichever reads better on `fill`."""
     luma = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
     return (17, 18, 20) if luma > 140 else (255, 255, 255)
@@ -70,14 +70,14 @@ def head(seat: str, right: bool, size: int, pointer: int, theme: str, digit: int
         sign = 1 if right else -1
         draw.line(
             [(cx - sign * k // 2, mid - k), (cx + sign * k // 2, mid), (cx - sign * k // 2, mid + k)],
-            fill=_digit_ink(fill),
+            fill=digit_ink(fill),
             width=max(SS, size * SS // 9),
             joint="curve",
         )
     if digit:
         font = load_font(digit * SS, bold=True)
         cx = (body[0] + body[2]) // 2
-        draw.text((cx, mid - size * SS // 14), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
+        draw.text((cx, mid - size * SS // 14), seat[1:], font=font, fill=digit_ink(fill), anchor="mm")
     return image.reduce(SS)
 
 
@@ -124,7 +124,7 @@ def icon(seat: str, size: int, theme: str, digit: int) -> Image.Image:
     _body(draw, (0, 0, s - 1, s - 1), team, fill, _rim(team, theme), 2 * SS if size >= 24 else SS)
     if digit:
         font = load_font(digit * SS, bold=True)
-        draw.text((s // 2, s // 2), seat[1:], font=font, fill=_digit_ink(fill), anchor="mm")
+        draw.text((s // 2, s // 2), seat[1:], font=font, fill=digit_ink(fill), anchor="mm")
     return image.reduce(SS)
 
 

@@ -1,7 +1,7 @@
 """The four throwing sticks of a throw: which faces came up, and the value they give (RULES.md §2).
 
 A stick showing its counting side is light wood with carved chevrons; one showing its plain side is dark
-wood. `draw_throws` paints throws into a box of a larger image (the board's header); `render_throw` makes
+wood. `draw_throws` records throws into a box of a larger scene (the board's header); `render_throw` makes
 a small PNG on its own. Only Pillow and `puluc.Throw`; no I/O besides encoding.
 """
 
@@ -10,11 +10,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from puluc import Throw
 
-from .fonts import put_text, text_width
+from .fonts import text_width
+from .png import paint
+from .scene import Recorder
 from .theme import Theme, get_theme
 
 
@@ -60,15 +62,14 @@ def _value_width(height: int, font_size: int | None = None) -> int:
 
 
 def draw_throws(
-    image: Image.Image,
+    draw: Recorder,
     box: tuple[int, int, int, int],
     throws: Sequence[Throw],
     theme: Theme,
     used: Sequence[bool] = (),
     font_size: int | None = None,
 ) -> None:
-    """Paint `throws` left to right into `box`, each as four sticks and its value; `used` ones struck out."""
-    draw = ImageDraw.Draw(image)
+    """Record `throws` left to right into `box`, each as four sticks and its value; `used` ones struck out."""
     x0, y0, _, y1 = box
     height = y1 - y0
     stick_w, gap = _stick_size(height)
@@ -77,23 +78,24 @@ def draw_throws(
     x = x0
     for index, throw in enumerate(throws):
         start = x
-        for face in throw.faces:
-            _stick(draw, (x, y0, x + stick_w, y1), face, theme)
-            x += stick_w + gap
-        x += gap * 2
         spent = index < len(used) and used[index]
-        colour = theme.muted if spent else theme.text
-        put_text(image, (x + value_w // 2, (y0 + y1) // 2), str(throw.value), font_size_px, colour, "mm")
-        x += value_w
-        if spent:
-            # Played already: a line through sticks and value, so only the throws still to play stand out.
-            mid = (y0 + y1) // 2
-            draw.line((start - 1, mid, x, mid), fill=theme.background, width=max(3, stick_w))
-            draw.line((start - 1, mid, x, mid), fill=theme.muted, width=max(1, stick_w // 2))
+        with draw.group(throw=throw.value, played="true" if spent else "false"):
+            for face in throw.faces:
+                _stick(draw, (x, y0, x + stick_w, y1), face, theme)
+                x += stick_w + gap
+            x += gap * 2
+            colour = theme.muted if spent else theme.text
+            draw.text((x + value_w // 2, (y0 + y1) // 2), str(throw.value), font_size_px, colour, "mm")
+            x += value_w
+            if spent:
+                # Played already: a line through sticks and value, so only the throws still to play stand out.
+                mid = (y0 + y1) // 2
+                draw.line((start - 1, mid, x, mid), fill=theme.background, width=max(3, stick_w))
+                draw.line((start - 1, mid, x, mid), fill=theme.muted, width=max(1, stick_w // 2))
         x += gap * 3
 
 
-def _stick(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], up: bool, theme: Theme) -> None:
+def _stick(draw: Recorder, box: tuple[int, int, int, int], up: bool, theme: Theme) -> None:
     x0, y0, x1, y1 = box
     radius = max(2, (x1 - x0) // 2)
     if not up:
@@ -119,7 +121,9 @@ def render_throw(throw: Throw | Sequence[Throw], theme: str = "dark") -> bytes:
     pad = 12
     width = throws_width(len(throws), height) + 2 * pad
     image = Image.new("RGB", (width, height + 2 * pad), t.background)
-    draw_throws(image, (pad, pad, width - pad, pad + height), throws, t)
+    draw = Recorder()
+    draw_throws(draw, (pad, pad, width - pad, pad + height), throws, t)
+    paint(image, draw.shapes())
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=6)
     return out.getvalue()

@@ -5,11 +5,11 @@ the players' names, the move buttons' numbers and the reader's words.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 
 from bot.cogs.games.texts import seat_name
 from bot.sessions import GameState
-from bot.ui.i18n import DEFAULT_LANGUAGE, catalogue, language_for
+from bot.ui.board_words import board_words
+from bot.ui.i18n import DEFAULT_LANGUAGE, language_for
 from bot.ui.pictures import CHART_MAX_POINTS, BoardRequest, ChartRequest
 from puluc import Move, MoveEffect, Position, Rules
 
@@ -18,21 +18,11 @@ from puluc import Move, MoveEffect, Position, Rules
 MAX_MOVE_BUTTONS = 20
 
 
-@cache
 def board_texts(lang: str) -> Mapping[str, str]:
-    """The renderer's words (`renderer.texts.DEFAULT_TEXTS` keys) in `lang`, from the `[board]` table.
-
-    Raw format strings: the renderer fills their placeholders. A key a language lacks falls back to English.
-    """
-    from renderer.texts import DEFAULT_TEXTS
-
-    lang = language_for(lang)
-    found: dict[str, str] = {}
-    for key in DEFAULT_TEXTS:
-        message = catalogue(lang).get(f"board.{key}") or catalogue(DEFAULT_LANGUAGE)[f"board.{key}"]
-        assert isinstance(message, str), f"board.{key} is text, not a plural table"
-        found[key] = message
-    return found
+    """The renderer's words (`renderer.texts.DEFAULT_TEXTS` keys) in `lang` (a code or a Discord locale), from the
+    `[board]` table; a key a language lacks falls back to English. Raw format strings: the renderer fills their
+    placeholders. A job carrying them pickles them as the language's code (`bot.ui.board_words`)."""
+    return board_words(language_for(lang))
 
 
 def seat_names(state: GameState, lang: str) -> dict[str, str]:

@@ -207,10 +207,12 @@ class SqliteDatabase:
         as a `StorageError` (a full disk or a lock timeout as `StorageUnavailable`)."""
         async with self._write_lock:
             try:
-                await run(self._writer, "BEGIN IMMEDIATE")
+                # BEGIN IMMEDIATE goes to the connection's thread with the first statement (one hand-over less).
+                tx = SqliteTransaction(self._writer, begin="BEGIN IMMEDIATE")
                 try:
-                    yield SqliteTransaction(self._writer)
-                    await run(self._writer, "COMMIT")
+                    yield tx
+                    if tx.begun:
+                        await run(self._writer, "COMMIT")
                 except BaseException:
                     # Shielded so a cancelled task still rolls back before the lock is released (a failed
                     # COMMIT may already have ended the transaction, e.g. SQLITE_FULL rolls back by itself).
