@@ -13,7 +13,7 @@ from bot.ui.pictures import BoardRequest, advantage, move_labels
 
 def board_svg(request: BoardRequest) -> str:
     """The SVG of the game message's board (`bot.ui.pictures.draw_board` draws its PNG)."""
-    from renderer import render_board_svg  # type: ignore[attr-defined]  # lands with issue 30's renderer
+    from renderer import render_board_svg
 
     position = request.position
     svg: str = render_board_svg(
