@@ -13,6 +13,9 @@ Run by hand (issue 21's goals; README, Scaling):
           --database-url postgresql://postgres@127.0.0.1:5432/test
       The same load split over two bot processes, SHARD_COUNT=2 with SHARD_IDS=0 and 1, one PostgreSQL
       database (a fresh schema, dropped afterwards); the figures of both are pooled. Goals as in (a).
+  (d) python benchmarks/load.py --games 200 --think 2-4 --seconds 120 --spammers 4
+      As (a), plus 4 members (benchmarks/load_spammers.py) asking for hints and replays as fast as the bot lets
+      them (issue 27). Goal: the players' board visible p99 stays within 1,000 ms, as in (a) without them.
 `--json` prints one JSON object instead of the table; `--clicks N` replaces the timed run by N interactions
 per game, the opening command included (tests/e2e/test_load_smoke.py, which asserts no timing).
 
@@ -82,10 +85,13 @@ from load_players import (
     wall_clock,
 )
 from load_probes import CpuMeter, ErrorLog, FirstResponses, MemorySampler, board_rate_bound, machine_load
+from load_spammers import Spammer, SpamRecord
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
 
 from bot.cogs.games.texts import BOARD_FILE
+from bot.compute import ComputeBusy
 from bot.config import Config, load_config
+from bot.limits import RateLimited
 
 SCRIPT = Path(__file__).resolve()  # each child process runs this file again
 TOKEN = "MTA1NzQ4OTk4NzY1NDMyMTAxMg.GhXyZw.loadBenchmarkTokenNotReal0000"
@@ -125,14 +131,16 @@ def think_range(text: str) -> tuple[float, float]:
 
 
 async def set_up(bot: discord.Client, env: simcord.Env, games: int, shard: tuple[int, int] | None,
-                 label: str) -> list[Table]:
-    """The servers, channels and players, once the bot has the channels in its cache; no game yet (the load
-    opens them)."""
+                 label: str, guilds: list[simcord.GuildHandle] | None = None) -> list[Table]:
+    """The servers (added to `guilds`), channels and players, once the bot has the channels in its cache; no
+    game yet (the load opens them)."""
     tables: list[Table] = []
     guild = None
     for index in range(games):
         if index % CHANNELS_PER_GUILD == 0:
             guild = create_guild(env, f"Load {label} {index // CHANNELS_PER_GUILD}", shard)
+            if guilds is not None:
+                guilds.append(guild)
         assert guild is not None
         channel = guild.create_text_channel(f"table{label}-{index}")
         host = guild.add_member(env.create_user(f"host{label}-{index}"))
@@ -210,7 +218,8 @@ async def handlers_done(timeout: float) -> list[str]:  # noqa: ASYNC109 - names 
 
 async def load_one_process(games: int, database_url: str, think: tuple[float, float], seconds: float,
                            open_within: float, stall: float, clicks: int | None,
-                           shard: tuple[int, int] | None = None, wait_for_go: bool = False) -> dict[str, Any]:
+                           shard: tuple[int, int] | None = None, wait_for_go: bool = False,
+                           spammers: int = 0) -> dict[str, Any]:
     """Run the bot with `games` tables under load and return the raw figures (lists of seconds, counts)."""
     errors = ErrorLog()
     config = settings_for(database_url)
@@ -223,7 +232,15 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
             if shard is not None:
                 partition_ids(env, *shard)
             bound_the_simulator(env)
-            tables = await set_up(bot, env, games, shard, label)
+            guilds: list[simcord.GuildHandle] = []
+            tables = await set_up(bot, env, games, shard, label, guilds)
+            # Spammers in the first servers, one a server in turn; each replays its own server's games.
+            spam = SpamRecord()
+            spamming = [Spammer(env, guilds[i % len(guilds)], i,
+                                tables[(i % len(guilds)) * CHANNELS_PER_GUILD:][:CHANNELS_PER_GUILD])
+                        for i in range(spammers)]
+            for spammer in spamming:
+                await spammer.set_up()
             by_channel = {table.channel.id: table for table in tables}
             record = Record()
             board_uploads: list[float] = []
@@ -260,9 +277,15 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                 started = time.perf_counter()
                 until = started + seconds
                 slot = open_within / games
+                spam_tasks = [asyncio.ensure_future(spammer.run(spam, until if clicks is None else float("inf")))
+                              for spammer in spamming]
                 await asyncio.gather(*(play(table, record, answers, started + index * slot, until, think, stall,
                                             clicks) for index, table in enumerate(tables)))
                 ended = time.perf_counter()
+                for task in spam_tasks:  # with --clicks the spam ends with the tables' last click
+                    task.cancel()
+                spam_failures = [repr(found) for found in await asyncio.gather(*spam_tasks, return_exceptions=True)
+                                 if isinstance(found, Exception)]
                 used = cpu.stop()
                 # The bot's own shutdown (as on SIGTERM): what is in flight finishes, the timers stop, the
                 # database closes.
@@ -274,14 +297,17 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
                     # SimCord may still count handlers that have returned (handlers_done checked they have).
                     await env.settle(timeout=10.0)
             load_after = machine_load()
-            captured = [repr(error) for error in env.errors]
+            # The spammers' refusals (a limit reached, a busy line) are answers, counted with the spam.
+            captured = [repr(error) for error in env.errors if not fair_use_refusal(error)]
     record.charts_missing = sum(1 for table in tables if table.charts is not None)
     return {
         "games": games,
         "seconds": ended - started,
         "boards_uploaded": sum(1 for at in board_uploads if started <= at <= ended),
         "record": asdict(record),
-        "errors": errors.records + captured + hung,
+        "errors": errors.records + captured + hung + spam_failures,
+        "spam": asdict(spam),
+        "spammers": spammers,
         "memory": asdict(memory.peaks),
         "cpu_s": asdict(used),
         "load_before": load_before,
@@ -290,6 +316,11 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
         "shards": None if getattr(config, "shards", None) is None else str(getattr(config, "shards", None)),
         "pid": os.getpid(),
     }
+
+
+def fair_use_refusal(error: BaseException) -> bool:
+    """A refusal the bot answers with a sentence when a member asks too much (bot.limits, bot.compute)."""
+    return isinstance(getattr(error, "original", error), RateLimited | ComputeBusy)
 
 
 # -- several processes ---------------------------------------------------------------------------------------
@@ -431,7 +462,16 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         # Every stall is one problem (an unanswered interaction stalls too), so each failure counts once.
         "errors": len(errors) + len(problems),
         "error_detail": detail[:20],
+        "spammers": sum(part.get("spammers", 0) for part in parts),
+        "spam": {kind: spam_figures([part["spam"][kind] for part in parts if "spam" in part])
+                 for kind in ("hint", "replay")},
     }
+
+
+def spam_figures(kinds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The spammers' asks of one kind, pooled: counts, and the served answers' times."""
+    pooled = {key: sum(kind[key] for kind in kinds) for key in ("asked", "served", "limited", "busy", "other")}
+    return {**pooled, "answered_ms": spread([value for kind in kinds for value in kind["answered"]])}
 
 
 def cpu_per_board(part: dict[str, Any]) -> dict[str, float | None]:
@@ -506,6 +546,14 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "
                      f"SimCord, {peaks['workers_mb']} MB in up to {peaks['workers_seen']} processes below it)")
     lines += cpu_lines(result)
+    if result["spammers"]:
+        lines.append(f"spammers              {result['spammers']} (issue 27), as fast as they are let:")
+        for kind in ("hint", "replay"):
+            spam = result["spam"][kind]
+            row = spam["answered_ms"]
+            times = "" if row["count"] == 0 else f"; answered p50 {row['p50']:.0f} ms, p99 {row['p99']:.0f} ms"
+            lines.append(f"  {kind + 's':8s} asked {spam['asked']}, served {spam['served']}, "
+                         f"limited {spam['limited']}, busy {spam['busy']}, other {spam['other']}{times}")
     lines.append(f"errors                {result['errors']}")
     first, board = result["first_response_ms"], result["board_visible_ms"]
     rss = max(peaks["total_mb"] for peaks in result["peak_rss_mb"])
@@ -538,6 +586,8 @@ def parser() -> argparse.ArgumentParser:
                        help="bot processes sharing the load, SHARD_COUNT=N and SHARD_IDS=0..N-1 (default 1)")
     found.add_argument("--database-url", default=None,
                        help="a PostgreSQL database to play in (a fresh schema, dropped afterwards); default: SQLite")
+    found.add_argument("--spammers", type=int, default=0,
+                       help="members asking for hints and replays as fast as they are let (issue 27; default 0)")
     found.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     found.add_argument("--child", default=None, help=argparse.SUPPRESS)  # "index/count": a bot process of --processes
     return found
@@ -555,6 +605,8 @@ def main(argv: list[str] | None = None) -> int:
         found.error("--games and --clicks must be at least 1, --seconds positive, --open-within not negative")
     if args.processes < 1 or args.processes > args.games:
         found.error("--processes must be from 1 to --games")
+    if args.spammers < 0 or (args.spammers and args.processes > 1):
+        found.error("--spammers takes a count (0 or more) and runs with one process")
     if args.processes > 1 and args.database_url is None:
         found.error("several processes share one database: give --database-url postgresql://...")
     if args.child is not None:  # one bot process of a multi-process run: raw figures for the parent
@@ -568,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
         async with fresh_database(args.database_url) as url:
             if args.processes == 1:
                 return [await load_one_process(args.games, url, args.think, args.seconds, args.open_within,
-                                               args.stall, args.clicks)]
+                                               args.stall, args.clicks, spammers=args.spammers)]
             return await load_processes(args, url)
 
     result = summarize(asyncio.run(run()), args)

@@ -28,6 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import simcord
@@ -316,7 +317,9 @@ def wall_clock(env: simcord.Env) -> Iterator[None]:
     left: under load that never happens, so a timer fires only after SimCord has spent up to its settle
     timeout (5 s) scanning the bot's tasks, again and again. A bot waiting a moment on the database before it
     acknowledges (`bot.ui.replies.AckGrace`) would then look seconds late, and SimCord's scans would be
-    counted as the bot's CPU. SimCord's clock is put back before the bot shuts down."""
+    counted as the bot's CPU. The date and time Discord gives (`discord.utils.utcnow`: the bot's rate limits
+    refill by it, its turn deadlines are set by it) moves on with the wall clock too. SimCord's clocks are put
+    back before the bot shuts down, the date and time from where the load left it."""
     loop = asyncio.get_running_loop()
     runtime = env._runtime
     if runtime is None:
@@ -325,10 +328,15 @@ def wall_clock(env: simcord.Env) -> Iterator[None]:
     # The loop's own timer methods (SimCord keeps them) and the real monotonic clock SimCord saved.
     loop.call_later, loop.call_at = runtime.call_later, runtime.call_at  # type: ignore[method-assign]
     time.monotonic = sim_internals._REAL_MONOTONIC
+    clock = env.backend.clock
+    began, elapsed = sim_internals._REAL_MONOTONIC(), clock.elapsed
+    clock.now = lambda: clock._epoch + timedelta(seconds=elapsed + sim_internals._REAL_MONOTONIC() - began)  # type: ignore[method-assign]
     try:
         yield
     finally:
         loop.call_later, loop.call_at, time.monotonic = virtual  # type: ignore[method-assign]
+        del clock.now
+        clock.elapsed = max(clock.elapsed, elapsed + sim_internals._REAL_MONOTONIC() - began)
 
 
 def drop_old_messages(env: simcord.Env, channel_id: int) -> None:

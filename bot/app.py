@@ -24,6 +24,7 @@ from discord.ext import commands
 import renderer
 from bot.compute import ComputePool, default_workers
 from bot.config import Config
+from bot.limits import lanes
 from bot.ops import metrics
 from bot.ops.health import HealthUnavailable, start_health
 from bot.services import GameServices
@@ -351,7 +352,7 @@ async def start_compute(config: Config) -> ComputePool:
     warmed up before the first game is shown; its start-up time is logged."""
     workers = default_workers() if config.workers is None else config.workers
     font = None if config.font_path is None else str(config.font_path)
-    pool = ComputePool(workers, warm_up=partial(warm_up, font), preload=WORKER_PRELOAD)
+    pool = ComputePool(workers, warm_up=partial(warm_up, font), preload=WORKER_PRELOAD, lanes=lanes())
     seconds = await pool.start()
     if pool.in_process:
         log.info("boards and the AI run in threads of this process (WORKERS=0)")

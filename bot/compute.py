@@ -1,8 +1,10 @@
 """CPU work off the event loop and out of its process: board and replay pictures, AI moves, hints, charts.
 
 A `ComputePool` runs plain functions of picklable data in `WORKERS` processes started by a fork server (threads
-when `workers=0`), behind a bounded queue; a dead worker's jobs are tried once more in a rebuilt pool, then
-raise `ComputeFailed`. Why processes, how workers stay small and what a breakage costs: docs/ARCHITECTURE.md,
+when `workers=0`), in lanes: the games' boards and AI moves have the workers to themselves, replays, hints and
+charts run in workers of their own at the lowest CPU priority, and a lane's full waiting line refuses at once
+(`ComputeBusy`); a dead worker's jobs are tried once more in a rebuilt pool, then raise `ComputeFailed`. Why
+processes, how workers stay small, how the lanes share them and what a breakage costs: docs/ARCHITECTURE.md,
 "The compute pool".
 """
 
@@ -23,8 +25,9 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing import forkserver
 from typing import ParamSpec, TypeVar
 
@@ -45,6 +48,30 @@ LONG_LINE_LOG_SECONDS = 60.0
 
 class ComputeFailed(RuntimeError):
     """A job's worker process died on its first try and again on its retry in a rebuilt pool."""
+
+
+class ComputeBusy(RuntimeError):
+    """A lane's waiting line is full: the job was refused before it waited (nothing was done)."""
+
+    def __init__(self, lane: str, waiting: int) -> None:
+        super().__init__(f"{waiting} {lane} jobs are already waiting for a worker")
+        self.lane = lane
+        self.waiting = waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """A kind of job: `urgent` jobs (the games' boards and AI moves) go before every other waiting job and may
+    use every worker; the others wait for an idle worker and never take the last one. `waiting` bounds how
+    many of the lane's jobs may wait (0: no bound); one more raises `ComputeBusy`."""
+
+    name: str
+    urgent: bool = False
+    waiting: int = 0
+
+
+#: The games' own work: boards after moves, the AI's moves, a lobby's balanced split. Never refused.
+GAME_LANE = Lane("game", urgent=True)
 
 
 def default_workers() -> int:
@@ -81,12 +108,20 @@ def _exit_with(bot_pid: int) -> None:
 # How much lower a worker's CPU priority is than the bot's: when every core is busy, the event loop (which
 # acknowledges interactions and sends the boards) runs first and the workers take the rest.
 WORKER_NICENESS = 10
+# The workers of the other lanes (replays, hints, charts) run lower still, the lowest there is: on a busy
+# machine the games' workers get the CPU first, and a replay takes what is left.
+BACKGROUND_NICENESS = 19
 
 
-def _start_worker(warm_up: Callable[[], object] | None, bot_pid: int) -> None:
+def default_background_workers(workers: int) -> int:
+    """Worker processes of their own for the other lanes: half as many as the games' (at least one)."""
+    return max(1, workers // 2) if workers else 0
+
+
+def _start_worker(warm_up: Callable[[], object] | None, bot_pid: int, niceness: int = WORKER_NICENESS) -> None:
     """Runs first in every worker process."""
     with contextlib.suppress(OSError):  # a platform without priorities: the worker runs at the bot's
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     # Ctrl-C reaches the whole process group: the bot shuts its workers down itself, in order.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(bot_pid,), name="puluc-bot-watch", daemon=True).start()
@@ -121,6 +156,44 @@ def _main_module_hidden() -> Iterator[None]:
             sys.modules["__main__"] = main
 
 
+class _Workers:
+    """One group of worker processes: an executor, rebuilt when one of them dies."""
+
+    def __init__(self, pool: ComputePool, count: int, niceness: int) -> None:
+        self.pool = pool
+        self.count = count
+        self.niceness = niceness
+        self.generation = 0
+        self.starting: list[concurrent.futures.Future[int]] = []
+        self.executor: concurrent.futures.ProcessPoolExecutor | None = self._new()
+
+    def _new(self) -> concurrent.futures.ProcessPoolExecutor:
+        """A new executor with every worker process started (each takes a no-op job: while none has finished
+        one, every submit starts a process)."""
+        pool = self.pool
+        executor = concurrent.futures.ProcessPoolExecutor(
+            self.count, mp_context=pool._context, initializer=_start_worker,
+            initargs=(pool._warm_up, os.getpid(), self.niceness),
+        )
+        with _main_module_hidden():
+            self.starting = contextvars.Context().run(lambda: [executor.submit(_ready) for _ in range(self.count)])
+        return executor
+
+    def rebuild(self, generation: int) -> None:
+        """A new executor in place of the broken one, once per breakage however many jobs saw it."""
+        if generation != self.generation or self.pool._closed or self.executor is None:
+            return
+        broken, self.executor = self.executor, self._new()
+        self.generation += 1
+        self.pool.rebuilds += 1
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def close(self) -> None:
+        executor, self.executor = self.executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+
 class ComputePool:
     """Runs CPU-bound jobs in worker processes (or, with `workers=0`, in threads)."""
 
@@ -132,9 +205,14 @@ class ComputePool:
         preload: tuple[str, ...] = (),
         queue_per_worker: int = QUEUE_PER_WORKER,
         method: str | None = None,
+        lanes: Iterable[Lane] = (),
+        background_workers: int | None = None,
     ) -> None:
         """`warm_up` runs once in each worker (a module-level function or a `functools.partial` of one);
-        `preload` names modules the fork server imports once, so each new worker starts with them loaded."""
+        `preload` names modules the fork server imports once, so each new worker starts with them loaded;
+        `lanes` are the kinds of job `run_in` accepts besides `GAME_LANE` (a lane not given is refused); the
+        other lanes run in `background_workers` processes of their own (`default_background_workers`), at the
+        lowest CPU priority, or with `workers=0` in the same threads as the games' jobs."""
         if workers < 0:
             raise ValueError(f"workers must be 0 (threads) or more, not {workers}")
         if queue_per_worker < 1:
@@ -146,31 +224,31 @@ class ComputePool:
         if preload and self.method == "forkserver":
             forkserver.set_forkserver_preload(list(preload))  # the one fork server of this process
         self.limit = workers * queue_per_worker if workers else THREAD_JOBS
-        self._slots = asyncio.Semaphore(self.limit)
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
-        self._generation = 0
+        if background_workers is None:
+            background_workers = default_background_workers(workers)
+        if workers and background_workers < 1:
+            raise ValueError(f"background_workers must be at least 1 with worker processes, not {background_workers}")
+        self.background_workers = background_workers if workers else 0
+        # Jobs of the other lanes start only on an idle worker of theirs (so none waits in an executor's queue),
+        # and in threads never on the last free thread.
+        self.background_limit = self.background_workers or THREAD_JOBS - 1
+        self.lanes: dict[str, Lane] = {GAME_LANE.name: GAME_LANE}
+        for lane in lanes:
+            self.lanes[lane.name] = lane
+        self._handed = 0  # jobs holding a slot (handed to the workers, or about to be)
+        self._handed_background = 0
+        self._urgent_line: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._background_line: collections.deque[asyncio.Future[None]] = collections.deque()
+        self.waiting_in: collections.Counter[str] = collections.Counter()  # callers waiting, by lane
+        self.refused: collections.Counter[str] = collections.Counter()  # jobs refused as busy, by lane
         self.rebuilds = 0  # how many times a dead worker made the pool start anew
         self.waiting = 0  # callers waiting for a slot
         self.running = 0  # jobs handed to the workers (or threads)
         self.queued: collections.Counter[str] = collections.Counter()  # jobs waiting or running, by function
         self._line_logged = 0.0
         self._closed = False
-        self._starting: list[concurrent.futures.Future[int]] = []
-        if workers:
-            self._executor = self._new_executor()
-
-    def _new_executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        """A new executor with every worker process started (each takes a no-op job: while none has finished
-        one, every submit starts a process)."""
-        executor = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=self._context, initializer=_start_worker,
-            initargs=(self._warm_up, os.getpid()),
-        )
-        with _main_module_hidden():
-            self._starting = contextvars.Context().run(
-                lambda: [executor.submit(_ready) for _ in range(self.workers)]
-            )
-        return executor
+        self._games = _Workers(self, workers, WORKER_NICENESS) if workers else None
+        self._others = _Workers(self, self.background_workers, BACKGROUND_NICENESS) if workers else None
 
     @property
     def in_process(self) -> bool:
@@ -180,65 +258,145 @@ class ComputePool:
     async def start(self) -> float:
         """Wait until every worker has started and warmed up; return how many seconds that took."""
         began = time.perf_counter()
-        if self._starting:
-            await asyncio.gather(*(asyncio.wrap_future(future) for future in self._starting))
+        starting = [future for group in (self._games, self._others) if group is not None for future in group.starting]
+        if starting:
+            await asyncio.gather(*(asyncio.wrap_future(future) for future in starting))
         return time.perf_counter() - began
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """`fn(*args, **kwargs)` in a worker; its arguments and result cross a process boundary, so they must
-        be picklable and `fn` must be importable by name. Waits for a slot when the queue is full."""
+        """`fn(*args, **kwargs)` in a worker, in the games' urgent lane (`GAME_LANE`); see `run_in`."""
+        return await self._run(GAME_LANE, functools.partial(fn, *args, **kwargs))
+
+    async def run_in(self, lane: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)` in a worker, as a job of `lane` (one of the pool's `lanes`); its arguments and
+        result cross a process boundary, so they must be picklable and `fn` must be importable by name. Waits
+        for a slot when the workers are busy; `ComputeBusy` at once when the lane's waiting line is full."""
+        return await self._run(self.lane(lane), functools.partial(fn, *args, **kwargs))
+
+    def lane(self, name: str) -> Lane:
+        """The lane called `name` (KeyError for a lane this pool was not given)."""
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise KeyError(f"no compute lane {name!r}; the pool has {', '.join(sorted(self.lanes))}") from None
+
+    def check_room(self, name: str) -> None:
+        """`ComputeBusy` when a job of lane `name` would be refused now: asked before an answer is promised
+        (a public "thinking"), so that the refusal stays private."""
+        lane = self.lane(name)
+        if lane.waiting and self.waiting_in[lane.name] >= lane.waiting and not self._may_start(lane):
+            self.refused[lane.name] += 1
+            raise ComputeBusy(lane.name, self.waiting_in[lane.name])
+
+    async def _run(self, lane: Lane, call: functools.partial[T]) -> T:
         if self._closed:
             raise RuntimeError("the compute pool is closed")
-        kind = _name(fn)
+        kind = _name(call)
+        if not self._may_start(lane):
+            self.check_room(lane.name)
         self.queued[kind] += 1  # waiting or running, by kind: the bot's /metrics (bot.ops.health)
         try:
-            self.waiting += 1
-            try:
-                self._note_line()
-                await self._slots.acquire()
-            finally:
-                self.waiting -= 1
+            await self._acquire(lane)
             self.running += 1
             try:
-                call = functools.partial(fn, *args, **kwargs)
                 if self.in_process:
                     return await asyncio.to_thread(call)
-                return await self._in_worker(call)
+                group = self._games if lane.urgent else self._others
+                assert group is not None
+                return await self._in_worker(call, group)
             finally:
                 self.running -= 1
-                self._slots.release()
+                self._release(lane)
         finally:
             self.queued[kind] -= 1
 
-    async def _in_worker(self, call: Callable[[], T]) -> T:
-        generation = self._generation
+    # -- slots: urgent jobs first, the others only on an idle worker ---------------------------------------
+
+    def _urgent_room(self) -> bool:
+        # Worker processes: the games' own; threads: shared with the other lanes.
+        handed = self._handed if self.in_process else self._handed - self._handed_background
+        return handed < self.limit
+
+    def _background_room(self) -> bool:
+        if self._handed_background >= self.background_limit:
+            return False
+        return not self.in_process or (not self._urgent_line and self._handed < THREAD_JOBS)
+
+    def _may_start(self, lane: Lane) -> bool:
+        """Whether a job of `lane` may take a slot now, no one of its priority waiting before it."""
+        if lane.urgent:
+            return not self._urgent_line and self._urgent_room()
+        return not self._background_line and self._background_room()
+
+    def _take(self, lane: Lane) -> None:
+        self._handed += 1
+        if not lane.urgent:
+            self._handed_background += 1
+
+    async def _acquire(self, lane: Lane) -> None:
+        if self._may_start(lane):
+            self._take(lane)
+            return
+        line = self._urgent_line if lane.urgent else self._background_line
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line.append(turn)
+        self.waiting += 1
+        self.waiting_in[lane.name] += 1
+        self._note_line()
         try:
-            return await self._submit(call)
+            await turn  # `_hand_out` takes the slot for us before it sets the result
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release(lane)  # the slot came, but its caller is gone: pass it on
+            else:
+                with contextlib.suppress(ValueError):  # already passed over by `_hand_out`
+                    line.remove(turn)
+                self._hand_out()  # an urgent caller gone may let a waiting other one start
+            raise
+        finally:
+            self.waiting -= 1
+            self.waiting_in[lane.name] -= 1
+
+    def _release(self, lane: Lane) -> None:
+        self._handed -= 1
+        if not lane.urgent:
+            self._handed_background -= 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        """Give the free slots to the waiting callers: every urgent one first, then the others."""
+        while self._urgent_line and self._urgent_room():
+            turn = self._urgent_line.popleft()
+            if not turn.done():
+                self._handed += 1
+                turn.set_result(None)
+        while self._background_line and self._background_room():
+            turn = self._background_line.popleft()
+            if not turn.done():
+                self._handed += 1
+                self._handed_background += 1
+                turn.set_result(None)
+
+    async def _in_worker(self, call: Callable[[], T], group: _Workers) -> T:
+        generation = group.generation
+        try:
+            return await self._submit(call, group)
         except BrokenProcessPool:
             log.warning("a compute worker died during %s; starting the pool anew and trying it again", _name(call))
-            self._rebuild(generation)
-        generation = self._generation
+            group.rebuild(generation)
+        generation = group.generation
         try:
-            return await self._submit(call)
+            return await self._submit(call, group)
         except BrokenProcessPool as exc:
-            self._rebuild(generation)
+            group.rebuild(generation)
             raise ComputeFailed(f"the worker died twice running {_name(call)}") from exc
 
-    async def _submit(self, call: Callable[[], T]) -> T:
-        if self._executor is None:
+    async def _submit(self, call: Callable[[], T], group: _Workers) -> T:
+        if group.executor is None:
             raise RuntimeError("the compute pool is closed")
         # Through the loop's executor hook (not `executor.submit`), so that tools watching the loop's work (the
         # simulated Discord of the tests) see the job as pending.
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
-
-    def _rebuild(self, generation: int) -> None:
-        """A new executor in place of the broken one, once per breakage however many jobs saw it."""
-        if generation != self._generation or self._closed or self._executor is None:
-            return
-        broken, self._executor = self._executor, self._new_executor()
-        self._generation += 1
-        self.rebuilds += 1
-        broken.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.get_running_loop().run_in_executor(group.executor, call)
 
     def _note_line(self) -> None:
         long_line = LONG_LINE_PER_WORKER * max(1, self.workers)
@@ -251,9 +409,9 @@ class ComputePool:
     async def close(self) -> None:
         """Stop the workers (jobs still queued are cancelled); idempotent."""
         self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        for group in (self._games, self._others):
+            if group is not None:
+                await group.close()
 
 
 def _name(call: Callable[..., object]) -> str:

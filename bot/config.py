@@ -47,6 +47,7 @@ from bot.config_spec import (
     FONT_PATH,
     HEALTH_HOST,
     HEALTH_PORT,
+    LIMIT_SETTINGS,
     LOG_FORMAT,
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
@@ -130,6 +131,8 @@ class Config:
     ai_move_delay_seconds: float = AI_MOVE_DELAY_SECONDS.default
     command_cooldown_seconds: float = COMMAND_COOLDOWN_SECONDS.default
     max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
+    # Every setting of LIMIT_SETTINGS by name (caps on games, rates of costly answers); `limit(spec)` reads one.
+    limits: Mapping[str, int] = field(default_factory=lambda: {spec.name: spec.default for spec in LIMIT_SETTINGS})
     workers: int | None = None  # None: one worker process per core (bot.compute.default_workers)
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
@@ -142,6 +145,10 @@ class Config:
     env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
     # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
     misspelt: tuple[tuple[str, str], ...] = ()
+
+    def limit(self, spec: NumberSetting[int]) -> int:
+        """The value of one of LIMIT_SETTINGS (its default when `limits` does not name it)."""
+        return self.limits.get(spec.name, spec.default)
 
     @property
     def activity_on(self) -> bool:
@@ -263,6 +270,7 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         ai_move_delay_seconds=found.number(values, AI_MOVE_DELAY_SECONDS),
         command_cooldown_seconds=found.number(values, COMMAND_COOLDOWN_SECONDS),
         max_open_games_per_user=found.number(values, MAX_OPEN_GAMES_PER_USER),
+        limits={spec.name: found.number(values, spec) for spec in LIMIT_SETTINGS},
         workers=found.check(WORKERS.name, lambda: _workers(values), None),
         font_path=found.check(FONT_PATH.name, lambda: _font_path(values, base), None),
         shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),

@@ -21,6 +21,10 @@ __all__ = [
     "ADVANTAGE_BAR_MS",
     "AI_BUDGET_MS",
     "AI_MOVE_DELAY_SECONDS",
+    "BOARDS_PER_MEMBER",
+    "BOARDS_PER_SERVER",
+    "CHARTS_PER_MEMBER",
+    "CHARTS_PER_SERVER",
     "COMMAND_COOLDOWN_SECONDS",
     "DATABASE_URL",
     "DEV_GUILD_ID",
@@ -31,9 +35,19 @@ __all__ = [
     "FONT_PATH",
     "HEALTH_HOST",
     "HEALTH_PORT",
+    "HINTS_PER_MEMBER",
+    "HINTS_PER_SERVER",
+    "LIMIT_SETTINGS",
     "LOG_FORMAT",
     "LOG_LEVEL",
+    "MAX_AI_GAMES_PER_SERVER",
+    "MAX_AI_GAMES_PER_USER",
+    "MAX_OPEN_GAMES_PER_SERVER",
     "MAX_OPEN_GAMES_PER_USER",
+    "REPLAYS_PER_MEMBER",
+    "REPLAYS_PER_SERVER",
+    "RULES_PICTURES_PER_MEMBER",
+    "RULES_PICTURES_PER_SERVER",
     "SETTINGS",
     "SHARD_COUNT",
     "SHARD_IDS",
@@ -171,6 +185,29 @@ ADVANTAGE_BAR_MS = NumberSetting("ADVANTAGE_BAR_MS", int, 4, 0, 250, "millisecon
 AI_MOVE_DELAY_SECONDS = NumberSetting("AI_MOVE_DELAY_SECONDS", float, 1.0, 0.0, 30.0, "seconds")
 COMMAND_COOLDOWN_SECONDS = NumberSetting("COMMAND_COOLDOWN_SECONDS", float, 3.0, 0.0, 600.0, "seconds")
 MAX_OPEN_GAMES_PER_USER = NumberSetting("MAX_OPEN_GAMES_PER_USER", int, 3, 1, 25, "games")
+# Games need people (bot/sessions/manager.py): a server's open lobbies and games together, and games with an AI
+# seat (against the AI, or a lobby with AI seats) per host and per server. A game that plays itself costs the
+# whole bot's Discord request budget; a tournament's matches are not counted.
+MAX_OPEN_GAMES_PER_SERVER = NumberSetting("MAX_OPEN_GAMES_PER_SERVER", int, 100, 1, 10_000, "games")
+MAX_AI_GAMES_PER_USER = NumberSetting("MAX_AI_GAMES_PER_USER", int, 2, 1, 25, "games")
+MAX_AI_GAMES_PER_SERVER = NumberSetting("MAX_AI_GAMES_PER_SERVER", int, 20, 1, 10_000, "games")
+# How many of each costly answer (bot/limits.py) one member, and all of a server's members together, may ask for
+# a minute; a token bucket of that size refills evenly over the minute, and 0 lifts the limit. A replay of a long
+# 8 v 8 costs about 2 s of CPU and a 2 MB upload; a hint up to AI_BUDGET_MS of search.
+REPLAYS_PER_MEMBER = NumberSetting("REPLAYS_PER_MEMBER", int, 2, 0, 600, "replays a minute")
+REPLAYS_PER_SERVER = NumberSetting("REPLAYS_PER_SERVER", int, 6, 0, 6_000, "replays a minute")
+HINTS_PER_MEMBER = NumberSetting("HINTS_PER_MEMBER", int, 6, 0, 600, "hints a minute")
+HINTS_PER_SERVER = NumberSetting("HINTS_PER_SERVER", int, 30, 0, 6_000, "hints a minute")
+BOARDS_PER_MEMBER = NumberSetting("BOARDS_PER_MEMBER", int, 4, 0, 600, "boards a minute")
+BOARDS_PER_SERVER = NumberSetting("BOARDS_PER_SERVER", int, 30, 0, 6_000, "boards a minute")
+CHARTS_PER_MEMBER = NumberSetting("CHARTS_PER_MEMBER", int, 3, 0, 600, "profile charts a minute")
+CHARTS_PER_SERVER = NumberSetting("CHARTS_PER_SERVER", int, 20, 0, 6_000, "profile charts a minute")
+RULES_PICTURES_PER_MEMBER = NumberSetting(
+    "RULES_PICTURES_PER_MEMBER", int, 6, 0, 600, "rules and help pages a minute"
+)
+RULES_PICTURES_PER_SERVER = NumberSetting(
+    "RULES_PICTURES_PER_SERVER", int, 30, 0, 6_000, "rules and help pages a minute"
+)
 # Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
 # in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
 # adds memory (each worker holds its own fonts and tables).
@@ -244,6 +281,19 @@ SETTINGS: tuple[Setting, ...] = (
     AI_MOVE_DELAY_SECONDS,
     COMMAND_COOLDOWN_SECONDS,
     MAX_OPEN_GAMES_PER_USER,
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_AI_GAMES_PER_SERVER,
+    REPLAYS_PER_MEMBER,
+    REPLAYS_PER_SERVER,
+    HINTS_PER_MEMBER,
+    HINTS_PER_SERVER,
+    BOARDS_PER_MEMBER,
+    BOARDS_PER_SERVER,
+    CHARTS_PER_MEMBER,
+    CHARTS_PER_SERVER,
+    RULES_PICTURES_PER_MEMBER,
+    RULES_PICTURES_PER_SERVER,
     WORKERS,
     FONT_PATH,
     SHARD_COUNT,
@@ -253,4 +303,22 @@ SETTINGS: tuple[Setting, ...] = (
     DISCORD_CLIENT_ID,
     DISCORD_CLIENT_SECRET,
     DISCORD_API_URL,
+)
+
+#: The limits on what one member or one server may use (caps on games, rates of costly answers): read into
+#: `Config.limits` by name, so that a new limit is one setting here and one entry in this tuple.
+LIMIT_SETTINGS: tuple[NumberSetting[int], ...] = (
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_AI_GAMES_PER_SERVER,
+    REPLAYS_PER_MEMBER,
+    REPLAYS_PER_SERVER,
+    HINTS_PER_MEMBER,
+    HINTS_PER_SERVER,
+    BOARDS_PER_MEMBER,
+    BOARDS_PER_SERVER,
+    CHARTS_PER_MEMBER,
+    CHARTS_PER_SERVER,
+    RULES_PICTURES_PER_MEMBER,
+    RULES_PICTURES_PER_SERVER,
 )

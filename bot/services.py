@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.limits import Cache, RateLimits, lanes
 from bot.sessions import SessionManager
 from bot.sessions.calls import TurnCaller
 from bot.storage import Storage
@@ -67,12 +68,35 @@ class GameServices:
     languages: GuildLanguages
     calls: TurnCaller  # turn pings and reminders (bot.sessions.calls)
     notes: DmNotes  # members to tell that their DMs are closed
+    limits: RateLimits  # per-member and per-server rates of the costly answers (bot.limits)
+    # Answers that never change, kept while they are asked for: a finished game's replay by (game, language,
+    # names), a rules or help picture by (page, language).
+    replays: Cache[tuple[int, str, tuple[str, ...]], tuple[bytes, str]]
+    pictures: Cache[tuple[str, str, str], bytes]
 
 
 def compute_of(client: discord.Client) -> ComputePool:
     """The worker pool of a running bot (`PulucBot.compute`), else threads of this process (a bare client)."""
     found = getattr(client, "compute", None)
-    return found if isinstance(found, ComputePool) else ComputePool(0)
+    return found if isinstance(found, ComputePool) else ComputePool(0, lanes=lanes())
+
+
+def limits_of(client: discord.Client) -> RateLimits:
+    """The rate limits of a running bot's costly answers, else fresh ones (a bare client: nothing counted yet)."""
+    found = getattr(client, "games", None)
+    return found.limits if isinstance(found, GameServices) else RateLimits({}, discord_clock)
+
+
+def replays_of(client: discord.Client) -> Cache[tuple[int, str, tuple[str, ...]], tuple[bytes, str]] | None:
+    """The kept replays of a running bot (None: a bare client keeps none)."""
+    found = getattr(client, "games", None)
+    return found.replays if isinstance(found, GameServices) else None
+
+
+def pictures_of(client: discord.Client) -> Cache[tuple[str, str, str], bytes] | None:
+    """The kept rules and help pictures of a running bot (None: a bare client keeps none)."""
+    found = getattr(client, "games", None)
+    return found.pictures if isinstance(found, GameServices) else None
 
 
 def mentions_of(client: discord.Client) -> CommandMentions:

@@ -16,6 +16,8 @@ from bot.cogs.games.presenter import Presenter
 from bot.cogs.tournaments.presenter import DiscordRooms, TournamentPresenter
 from bot.compute import ComputePool
 from bot.config import Config
+from bot.config_spec import MAX_AI_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER, MAX_OPEN_GAMES_PER_SERVER
+from bot.limits import Cache, RateLimits, lanes
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.calls import PingDelays, TurnCaller
@@ -39,14 +41,17 @@ async def start_game_services(
     clock: Callable[[], float] = discord_clock,
     seeds: Callable[[], int] = system_seed,
 ) -> GameServices:
-    compute = compute or ComputePool(0)
+    compute = compute or ComputePool(0, lanes=lanes())
     manager = SessionManager(
         storage.games,
         seeds=seeds,
         picker=picker or engine_picker(config.ai_budget_ms, compute),
         advisor=engine_advisor(config.ai_budget_ms, compute),
         clock=clock,
-        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds),
+        limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds,
+                      max_open_per_server=config.limit(MAX_OPEN_GAMES_PER_SERVER),
+                      max_ai_per_host=config.limit(MAX_AI_GAMES_PER_USER),
+                      max_ai_per_server=config.limit(MAX_AI_GAMES_PER_SERVER)),
         shards=config.shards,
     )
 
@@ -84,7 +89,21 @@ async def start_game_services(
     tournaments.start_timers()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
-                        tournaments, compute, languages, calls=calls, notes=notes)
+                        tournaments, compute, languages, calls=calls, notes=notes,
+                        limits=RateLimits(config.limits, clock),
+                        replays=Cache(REPLAYS_KEPT, REPLAY_BYTES_KEPT, replay_size),
+                        pictures=Cache(PICTURES_KEPT))
+
+
+# Replays kept: a long 8 v 8's GIF is about 2 MB, so the bytes bound the cache, not the count.
+REPLAYS_KEPT = 64
+REPLAY_BYTES_KEPT = 16 * 1024 * 1024
+PICTURES_KEPT = 64  # the rules pages (one per variant) and the help page, in five languages
+
+
+def replay_size(files: tuple[bytes, str]) -> int:
+    gif, record = files
+    return len(gif) + len(record)
 
 
 async def stop_game_services(found: GameServices) -> None:

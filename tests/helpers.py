@@ -40,11 +40,13 @@ from aiohttp.test_utils import TestClient, TestServer
 from discord import app_commands
 from PIL import Image
 from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
+from simcord.enums import AppCommandType, ComponentType, InteractionType
 
 from bot.activity.routes import Activity, ActivitySettings, BoardDrawer, add_activity_routes
 from bot.app import PulucBot, bot_for
+from bot.compute import ComputeBusy
 from bot.config import ActivityClient, Config
+from bot.limits import RateLimited
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
 from bot.sessions.ports import GameRecords
@@ -402,7 +404,7 @@ class World:
 def is_refusal(error: BaseException) -> bool:
     """A refusal the bot answered with a sentence (SimCord records those too, see its notes, P2)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    return isinstance(original, SessionError | app_commands.CheckFailure)
+    return isinstance(original, SessionError | app_commands.CheckFailure | RateLimited | ComputeBusy)
 
 
 # -- reading messages as a player does ----------------------------------------------------------------------
@@ -497,6 +499,30 @@ def emit_click(env: simcord.Env, actor: simcord.MemberActor, message: Any, custo
     )
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
+    backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
+def emit_slash(env: simcord.Env, actor: simcord.MemberActor, channel: simcord.ChannelHandle, name: str,
+               **options: Any) -> Any:
+    """Deliver a slash command (`"puluc hint"`) the way the gateway would, without waiting (as `emit_click`);
+    returns the interaction record: call `env.settle()`, then read it with `simcord.InteractionResult`."""
+    backend = env.backend
+    root_name, *path = name.split()
+    root = backend.find_command(root_name, actor.guild.id, type=AppCommandType.CHAT_INPUT)
+    assert root is not None, f"the bot has not synced /{root_name}"
+    leaf, nesting = sim_interactions.walk_to_subcommand(root, path)
+    leaf_options, resolved = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
+    data: dict[str, Any] = {"id": root["id"], "name": root["name"], "type": root.get("type", AppCommandType.CHAT_INPUT),
+                            "options": sim_interactions.nest_options(root, nesting, leaf_options)}
+    if resolved:
+        data["resolved"] = resolved
+    if root.get("guild_id"):
+        data["guild_id"] = root["guild_id"]
+    record, payload = sim_interactions.base_payload(
+        backend, type=InteractionType.APPLICATION_COMMAND, channel_id=channel.id, guild_id=actor.guild.id,
+        user_id=actor.id, data=data,
+    )
     backend.emit("INTERACTION_CREATE", payload)
     return record
 

@@ -178,15 +178,24 @@ class BotGauges(Collector):
                                     "threads of the bot's process)")
         restarts = CounterMetricFamily("puluc_worker_pool_restarts", "Times a worker died and the pool started "
                                        "its workers anew")
+        waiting = GaugeMetricFamily("puluc_worker_waiting", "Jobs waiting for a worker, by lane (game: boards and AI "
+                                    "moves; replay, hint, chart, rules, ...)", labels=["lane"])
+        busy = CounterMetricFamily("puluc_worker_busy", "Jobs refused because their lane's waiting line was full "
+                                   "(the member was told to try again in a minute), by lane", labels=["lane"])
         compute = bot.compute
         if compute is not None:
             for kind, count in sorted(compute.queued.items()):
                 jobs.add_metric([kind], count)
+            for lane in sorted(compute.lanes):
+                waiting.add_metric([lane], compute.waiting_in[lane])
+                busy.add_metric([lane], compute.refused[lane])
             workers.add_metric([], compute.workers)
             restarts.add_metric([], compute.rebuilds)
         yield jobs
         yield workers
         yield restarts
+        yield waiting
+        yield busy
 
         connected = GaugeMetricFamily("puluc_gateway_connected", "1 while the gateway connection is up, by shard",
                                       labels=["shard"])

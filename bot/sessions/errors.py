@@ -44,6 +44,24 @@ class TooManyGames(SessionError):
     key = "error.too_many_games"
 
 
+class TooManyAIGames(SessionError):
+    """The host already has the most open games with AI seats allowed (MAX_AI_GAMES_PER_USER)."""
+
+    key = "limits.ai_games"
+
+
+class ServerGamesFull(SessionError):
+    """The server already has the most open lobbies and games allowed (MAX_OPEN_GAMES_PER_SERVER)."""
+
+    key = "limits.server_games"
+
+
+class ServerAIGamesFull(SessionError):
+    """The server already has the most open games with AI seats allowed (MAX_AI_GAMES_PER_SERVER)."""
+
+    key = "limits.server_ai_games"
+
+
 class GameOver(SessionError):
     key = "error.game_finished"
 

@@ -20,9 +20,26 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.compute import ComputePool
-from bot.config_spec import AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_USER
+from bot.config_spec import (
+    AI_MOVE_DELAY_SECONDS,
+    MAX_AI_GAMES_PER_SERVER,
+    MAX_AI_GAMES_PER_USER,
+    MAX_OPEN_GAMES_PER_SERVER,
+    MAX_OPEN_GAMES_PER_USER,
+)
+from bot.limits import HINT, Cache, lanes
 from bot.logs import bind as bind_log
-from bot.sessions.errors import ChannelBusy, GameNotOpen, NotAPlayer, NotSaved, SelfChallenge, TooManyGames
+from bot.sessions.errors import (
+    ChannelBusy,
+    GameNotOpen,
+    NotAPlayer,
+    NotSaved,
+    SelfChallenge,
+    ServerAIGamesFull,
+    ServerGamesFull,
+    TooManyAIGames,
+    TooManyGames,
+)
 from bot.sessions.ports import GameRecords
 from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
 from bot.sessions.results import ActionResult, Joined
@@ -33,7 +50,7 @@ from bot.sessions.timers import RETRY_SECONDS, DeadlineScheduler
 from bot.storage.errors import GameNotFound, HostLimitReached
 from bot.storage.shards import Shards
 from bot.storage.types import SeatSpec
-from puluc import Move, Position
+from puluc import Move, Position, Rules
 
 if TYPE_CHECKING:
     from puluc.ai import Hint
@@ -42,6 +59,9 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[ActionResult], Awaitable[None]]
 ChangeListener = Callable[[ActionResult], None]
+# Timed actions (AI moves, time-outs) running at once, across games: each waits for the database and the AI's
+# worker; more at once would only lengthen the queues there.
+MAX_ACTIONS_AT_ONCE = 32
 EndListener = Callable[[GameState], Awaitable[None]]
 
 
@@ -53,7 +73,7 @@ def system_seed() -> int:
 def engine_picker(budget_ms: int, compute: ComputePool | None = None) -> MovePicker:
     """The real AI (`puluc.ai.choose_move`), run in the bot's compute workers (threads of this process when no
     pool is given) so the event loop never waits on it."""
-    pool = compute or ComputePool(0)
+    pool = compute or ComputePool(0, lanes=lanes())
 
     async def pick(position: Position, level: str, rng: random.Random) -> Move:
         from puluc.ai import choose_move
@@ -67,15 +87,27 @@ def engine_picker(budget_ms: int, compute: ComputePool | None = None) -> MovePic
 HINT_BUDGET_MS = 300
 
 
-def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | None = None) -> Advisor:
-    """The real hard player's advice (`puluc.ai.hint`), run in the bot's compute workers (threads of this
-    process when no pool is given) so the event loop never waits on it."""
-    pool = compute or ComputePool(0)
+# Hints kept, by position: one per position asked about lately (a few hundred bytes each).
+HINTS_KEPT = 4096
+
+
+def engine_advisor(budget_ms: float = HINT_BUDGET_MS, compute: ComputePool | None = None,
+                   cache: Cache[tuple[Rules, str], Hint] | None = None) -> Advisor:
+    """The real hard player's advice (`puluc.ai.hint`), run in the hint lane of the bot's compute workers
+    (threads of this process when no pool is given) so the event loop never waits on it and no game's board
+    waits behind it. Each position's advice is kept (`cache`): asking again costs no search."""
+    pool = compute or ComputePool(0, lanes=lanes())
+    kept: Cache[tuple[Rules, str], Hint] = cache if cache is not None else Cache(HINTS_KEPT)
 
     async def advise(position: Position, rng: random.Random) -> Hint:
         from puluc.ai import hint
 
-        return await pool.run(hint, position, rng, budget_ms)
+        key = (position.rules, position.to_ppn())  # the rules, the position and its throws: all a hint needs
+        found = kept.get(key)
+        if found is None:
+            found = await pool.run_in(HINT.lane.name, hint, position, rng, budget_ms)
+            kept.put(key, found)
+        return found
 
     return advise
 
@@ -104,11 +136,15 @@ class KeyedLocks:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER and
-    AI_MOVE_DELAY_SECONDS (bot/config_spec.py)."""
+    """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER,
+    AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER and MAX_AI_GAMES_PER_SERVER
+    (bot/config_spec.py)."""
 
     max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
     ai_delay: float = AI_MOVE_DELAY_SECONDS.default
+    max_open_per_server: int = MAX_OPEN_GAMES_PER_SERVER.default
+    max_ai_per_host: int = MAX_AI_GAMES_PER_USER.default
+    max_ai_per_server: int = MAX_AI_GAMES_PER_SERVER.default
 
 
 class SessionManager:
@@ -141,6 +177,7 @@ class SessionManager:
         # it when it checks the channel and the host's count); all others are created at the same time.
         self._creating = KeyedLocks()
         self.deadlines = DeadlineScheduler(clock, self._fire)
+        self._fire_slots = asyncio.Semaphore(MAX_ACTIONS_AT_ONCE)
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -232,7 +269,7 @@ class SessionManager:
         casual = replace(options, team_size=1, ranked=False)
         casual.rules()
         async with self._creation(place, player.user_id):
-            self.check_can_host(player.user_id, place)
+            self.check_can_host(player.user_id, place, with_ai=True)
             seats = [SeatState("A1", player.name, user_id=player.user_id),
                      SeatState("B1", ai_seat_name(level), ai_level=level)]
             state = await self._create(player, place, casual, seats)
@@ -248,7 +285,7 @@ class SessionManager:
         seats = [SeatState(old.seat, player.name, user_id=player.user_id)]
         seats += [s for s in finished.seats if s.ai_level is not None]
         async with self._creation(finished.place, player.user_id):
-            self.check_can_host(player.user_id, finished.place)
+            self.check_can_host(player.user_id, finished.place, with_ai=any(s.ai_level is not None for s in seats))
             state = await self._create(player, finished.place, options, seats)
         if state.free_seats():
             return ActionResult(state, None, tuple(Joined(s.seat, s.name, s.ai_level) for s in state.seats))
@@ -295,8 +332,9 @@ class SessionManager:
             async with self._creating.hold(("host", host_id)):
                 yield
 
-    def check_can_host(self, user_id: int, place: Place) -> None:
-        """Raise ChannelBusy or TooManyGames when this user may not open a game here now."""
+    def check_can_host(self, user_id: int, place: Place, *, with_ai: bool = False) -> None:
+        """Raise ChannelBusy, TooManyGames or ServerGamesFull (and, for a game `with_ai` seats, TooManyAIGames
+        or ServerAIGamesFull) when this user may not open a game here now."""
         busy = self.in_channel(place.channel_id)
         if busy is not None:
             s = busy.state
@@ -305,6 +343,29 @@ class SessionManager:
         limit = self.limits.max_open_per_host
         if self.open_count(user_id) >= limit:
             raise TooManyGames(f"user {user_id} hosts {limit} open games", limit=limit)
+        server = [s.state for s in self._sessions.values()
+                  if s.state.place.guild_id == place.guild_id and s.state.tournament_id is None]
+        if place.guild_id is not None and len(server) >= self.limits.max_open_per_server:
+            raise ServerGamesFull(f"server {place.guild_id} has {len(server)} open games",
+                                  limit=self.limits.max_open_per_server)
+        if with_ai:
+            self._check_ai_games(user_id, place.guild_id)
+
+    def _check_ai_games(self, host_id: int | None, guild_id: int | None, *, but: int | None = None) -> None:
+        """The caps on open games with AI seats, per host and per server (game `but` not counted)."""
+        with_ai = [s.state for s in self._sessions.values() if s.state.has_ai_seat and s.game_id != but]
+        hosted = sum(1 for state in with_ai if host_id is not None and state.host_id == host_id)
+        if hosted >= self.limits.max_ai_per_host:
+            raise TooManyAIGames(f"user {host_id} hosts {hosted} games with AI seats",
+                                 limit=self.limits.max_ai_per_host)
+        here = sum(1 for state in with_ai if guild_id is not None and state.place.guild_id == guild_id)
+        if here >= self.limits.max_ai_per_server:
+            raise ServerAIGamesFull(f"server {guild_id} has {here} games with AI seats",
+                                    limit=self.limits.max_ai_per_server)
+
+    def _admit_ai(self, lobby: GameState) -> None:
+        """A lobby about to take its first AI seat must fit the caps on games with AI seats."""
+        self._check_ai_games(lobby.host_id, lobby.place.guild_id, but=lobby.game_id)
 
     async def _create(
         self,
@@ -345,7 +406,8 @@ class SessionManager:
 
     def _add(self, state: GameState) -> GameSession:
         session = GameSession(state, self.records, clock=self._clock, picker=self._picker,
-                              advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed)
+                              advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed,
+                              admit_ai=self._admit_ai)
         self._sessions[state.game_id] = session
         self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
         return session
@@ -381,7 +443,10 @@ class SessionManager:
             return
         bind_log(game_id=game_id, server_id=session.state.place.guild_id, channel_id=session.state.place.channel_id)
         try:
-            result = await session.on_deadline(self._clock())
+            # Each game fires in its own task (bot.sessions.timers); their actions (a read-back, the AI, a save)
+            # are bounded together, their messages (Discord's answers, retries and 429 pauses) are not.
+            async with self._fire_slots:
+                result = await session.on_deadline(self._clock())
         except NotSaved as exc:
             # Nothing was played; the same deadline is tried again once the database may be back.
             log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,

@@ -88,6 +88,8 @@ Clock = Callable[[], float]
 # worker thread behind this.
 MovePicker = Callable[[Position, str, random.Random], Awaitable[Move]]
 ChangeListener = Callable[[ActionResult], None]
+# Raises a SessionError when this lobby may not take its first AI seat (the manager's caps on games with AI seats).
+AISeatCheck = Callable[[GameState], None]
 
 
 # The hard player's advice for `position` (`puluc.ai.hint`: its move and the mover's team's chance to win
@@ -121,8 +123,10 @@ class GameSession:
         advisor: Advisor,
         ai_delay: float,
         on_change: ChangeListener | None = None,
+        admit_ai: AISeatCheck | None = None,
     ) -> None:
         self._state = state
+        self._admit_ai = admit_ai
         self._records = records
         self._clock = clock
         self._picker = picker
@@ -159,6 +163,8 @@ class GameSession:
             if state.seat_of(user_id) is None:
                 raise NotAPlayer(f"user {user_id} is not in lobby {state.game_id}")
             seat = free_seat(state, team)
+            if not state.has_ai_seat and self._admit_ai is not None:
+                self._admit_ai(state)
             name = ai_seat_name(level)
             with storage_errors():
                 await self._records.set_seat(state.game_id, SeatSpec(seat, name, ai_level=ai_level_number(level)))
@@ -294,6 +300,8 @@ class GameSession:
                 return None
             assert state.position is not None and state.seed is not None
             draft = Draft(state)
+            if state.nobody_left:  # every player's seat went to the AI (or a save ended before the game did)
+                return await self._abandon(draft, state)
             if state.position.must_throw:  # a start-up or save that stopped before the throw
                 throw_for_turns(draft)
                 return await self._persist(draft, state)
@@ -306,13 +314,18 @@ class GameSession:
                 return await self._persist(draft, state)
             return await self._time_out(draft, seat, state)
 
-    async def suggest(self, user_id: int) -> Suggestion:
-        """The move the hard player would make for the caller, with their team's chance to win after it
-        (casual games only, on the caller's turn)."""
+    def check_hint(self, user_id: int) -> GameState:
+        """The state a hint would be given for, or the refusal (a ranked game, not the caller's turn)."""
         state = require_running(self._state)
         if state.ranked:
             raise HintNotAllowed(f"game {state.game_id} is ranked")
         mover(state, user_id)
+        return state
+
+    async def suggest(self, user_id: int) -> Suggestion:
+        """The move the hard player would make for the caller, with their team's chance to win after it
+        (casual games only, on the caller's turn)."""
+        state = self.check_hint(user_id)
         assert state.position is not None and state.seed is not None
         position = state.position
         # The same generator as the AI's move here, so asking twice gives the same answer.
@@ -417,6 +430,8 @@ class GameSession:
             seat = draft.take_over(seat)
             draft.record("ai_takeover", {"seat": seat.seat})
             draft.happenings.append(TakenOver(seat.seat))
+            if draft.state.nobody_left:
+                return await self._abandon(draft, previous)
             by = "ai"
         assert previous.seed is not None
         # The absent player's whole turn is played (both throws in the traditional setup).
@@ -425,6 +440,31 @@ class GameSession:
             play_move(draft, seat.seat, move, "timer" if by == "timer" else "ai")
         throw_for_turns(draft)
         return await self._persist(draft, previous)
+
+    async def _abandon(self, draft: Draft, previous: GameState) -> ActionResult:
+        """End a game nobody is left playing (every player's seat went to the AI): cancelled, so unrated and
+        without a rematch, rather than playing itself to the end at a move a second. The draft's events (the
+        last time-out and take-over) are saved first; if ending then fails, the next deadline tries again."""
+        state = draft.state
+        if draft.events:
+            first_seq = state.seq - len(draft.events) + 1
+            now = self._clock()
+            try:
+                with storage_errors():
+                    await self._records.append_events(
+                        state.game_id, first_seq, draft.events, snapshot_ppn=draft.position.to_ppn(),
+                        turn_deadline=now, timeouts=draft.timeouts or None,
+                    )
+            except NotSaved:
+                if not await self._landed(first_seq, draft.events, finished=False):
+                    raise
+            state = replace(state, deadline=now)
+            self._state = state
+        with storage_errors():
+            await self._records.cancel_game(state.game_id, {"by": "abandoned"})
+        log.info("game %d ended: every player's seat went to the AI", state.game_id)
+        new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=state.seq + 1)
+        return self._commit(new, previous, [*draft.happenings, Cancelled(None)])
 
     async def _pick(self, position: Position, level: str, seed: int, seq: int) -> Move:
         legal = position.legal_moves()

@@ -211,6 +211,22 @@ class GameState:
     def humans(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(s.user_id for s in self.seats if s.user_id is not None))
 
+    @property
+    def has_ai_seat(self) -> bool:
+        """Whether the AI plays a seat from the start (what the caps on games with AI seats count)."""
+        return any(s.ai_level is not None for s in self.seats)
+
+    @property
+    def nobody_left(self) -> bool:
+        """Whether every player's seat has been handed to the AI: the game would play itself."""
+        players = [s for s in self.seats if s.ai_level is None]
+        return bool(players) and all(s.taken_over for s in players)
+
+    @property
+    def abandoned(self) -> bool:
+        """A game that ended because nobody was left playing it (`nobody_left`): unrated, no rematch."""
+        return self.status == "cancelled" and self.nobody_left
+
     # -- play -------------------------------------------------------------------------------------------
 
     @property

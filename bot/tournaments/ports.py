@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.compute import ComputePool
+from bot.limits import ADJUDICATION_LANE, lanes
 from bot.seeds import ai_rng
 from bot.sessions.state import GameState, Place
 from bot.tournaments.results import TournamentUpdate
@@ -109,7 +110,7 @@ DEFAULT_LIMITS = TournamentLimits()
 def engine_adjudicator(budget_ms: float, compute: ComputePool | None = None) -> Adjudicator:
     """The hard AI's `win_probability`, seeded by the game and its event number (the same position always
     gets the same verdict), in the bot's compute workers (threads of this process when no pool is given)."""
-    pool = compute or ComputePool(0)
+    pool = compute or ComputePool(0, lanes=lanes())
 
     async def adjudicate(state: GameState) -> float:
         from puluc.ai import win_probability
@@ -117,6 +118,6 @@ def engine_adjudicator(budget_ms: float, compute: ComputePool | None = None) -> 
         if state.position is None:
             raise ValueError(f"game {state.game_id} has no position to adjudicate")
         rng = ai_rng(state.seed or 0, state.seq)
-        return await pool.run(win_probability, state.position, rng, budget_ms)
+        return await pool.run_in(ADJUDICATION_LANE.name, win_probability, state.position, rng, budget_ms)
 
     return adjudicate

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.compute import ComputeBusy
+from bot.limits import RateLimited, retry_timestamp
 from bot.ops import metrics
 from bot.sessions import SessionError
 from bot.sessions.errors import ChannelBusy, InvalidOptions, NotSaved
@@ -107,6 +109,10 @@ def error_text(error: BaseException, lang: str, guild_id: int | None = None) -> 
         return t(error.key, lang, **error.params)
     if isinstance(error, BotLacksPermissions):
         return t("error.missing_permissions", lang, permissions=permission_names(error.missing, lang))
+    if isinstance(error, RateLimited):
+        return t(f"limits.{error.scope}", lang, when=retry_timestamp(error.retry_at))
+    if isinstance(error, ComputeBusy):
+        return t("limits.busy", lang)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", lang, count=max(1, math.ceil(error.retry_after)))
     if isinstance(error, app_commands.MissingPermissions):

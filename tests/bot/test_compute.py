@@ -19,8 +19,9 @@ import pytest_asyncio
 
 from bot.app import WORKER_PRELOAD
 from bot.cogs.games.boards import board_request, chart_request
-from bot.compute import WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
+from bot.compute import BACKGROUND_NICENESS, WORKER_NICENESS, ComputeFailed, ComputePool, default_workers
 from bot.config import ConfigError, load_config
+from bot.limits import HINT, REPLAY, lanes
 from bot.sessions import GameState
 from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
@@ -54,7 +55,7 @@ def pid() -> int:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def pool() -> AsyncIterator[ComputePool]:
-    made = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
+    made = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD, lanes=lanes())
     await made.start()
     yield made
     await made.close()
@@ -91,6 +92,17 @@ async def test_workers_yield_the_cpu_to_the_event_loop(pool: ComputePool) -> Non
     """Under full load the bot's loop (acknowledgements, deliveries) must win the cores over the drawing."""
     niceness = await asyncio.gather(*(pool.run(os.nice, 0) for _ in range(4)))
     assert set(niceness) == {os.nice(0) + WORKER_NICENESS}
+
+
+@in_module_loop
+async def test_replays_and_hints_run_in_workers_of_their_own_at_the_lowest_priority(pool: ComputePool) -> None:
+    """A replay or a hint never holds a worker the games' boards could use, and on a busy machine the games'
+    workers get the CPU before them."""
+    games = await worker_pids(pool)
+    others = set(await asyncio.gather(*(pool.run_in(REPLAY.lane.name, held, 0.05) for _ in range(3))))
+    assert pool.background_workers == 1 and len(others) == 1
+    assert not others & games and os.getpid() not in others
+    assert await pool.run_in(HINT.lane.name, os.nice, 0) == max(os.nice(0), BACKGROUND_NICENESS)
 
 
 @in_module_loop
@@ -195,13 +207,14 @@ async def main() -> None:
     from functools import partial
     from bot.app import WORKER_PRELOAD
     from bot.compute import ComputePool
+    from bot.limits import lanes
     from bot.cogs.games.boards import board_request, board_texts, chart_request, rules_example
     from bot.ui.pictures import draw_board, draw_chart, draw_legend, draw_position, draw_rating_chart, warm_up
     from bot.cogs.games.replay_files import replay_of
     from puluc.ai import choose_move
     from tests.helpers import finished_bell_game
 
-    pool = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD)
+    pool = ComputePool(2, warm_up=partial(warm_up, None), preload=WORKER_PRELOAD, lanes=lanes())
     await pool.start()
     state = await finished_bell_game()
     record = state.game_record()

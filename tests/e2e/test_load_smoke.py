@@ -6,6 +6,7 @@ wall-clock goals belong to the benchmark."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GAMES = 3
 CLICKS = 15
+# The benchmark imports the bot of this checkout, whatever the environment has installed.
+CHECKOUT = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO_ROOT), os.environ.get("PYTHONPATH"))))}
 
 
 def test_load_benchmark_smoke_run_answers_every_click() -> None:
@@ -20,7 +23,7 @@ def test_load_benchmark_smoke_run_answers_every_click() -> None:
         # A generous stall: a slow machine may take long, but a click the bot never answers still counts.
         [sys.executable, "benchmarks/load.py", "--games", str(GAMES), "--clicks", str(CLICKS), "--think", "0",
          "--stall", "120", "--json"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False,
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False, env=CHECKOUT,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])
@@ -42,3 +45,23 @@ def test_load_benchmark_smoke_run_answers_every_click() -> None:
     # The bot process spent CPU on the boards (SimCord included); workers, if any, no less than nothing.
     [cost] = result["cpu_ms_per_board"]
     assert cost["process"] > 0 and cost["workers"] >= 0
+
+
+def test_load_benchmark_spammers_ask_and_are_answered() -> None:
+    """`--spammers`: members asking for hints and replays while the tables play get every answer (a hint, a
+    replay, or when to ask again), and the tables' clicks are all answered as without them."""
+    run = subprocess.run(
+        [sys.executable, "benchmarks/load.py", "--games", str(GAMES), "--clicks", "10", "--think", "0",
+         "--stall", "120", "--spammers", "2", "--json"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False, env=CHECKOUT,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["spammers"] == 2
+    assert result["errors"] == 0, result["error_detail"]
+    assert result["interactions"] == GAMES * 10 and result["stalled"] == 0
+    for kind in ("hint", "replay"):
+        spam = result["spam"][kind]
+        assert spam["asked"] >= 1 and spam["other"] == 0, (kind, spam)
+        assert spam["served"] + spam["limited"] + spam["busy"] <= spam["asked"]
+        assert spam["answered_ms"]["count"] == spam["served"]

@@ -12,6 +12,7 @@ import discord
 from bot.cogs.games.boards import chart_request
 from bot.cogs.games.delivery import Publisher
 from bot.compute import ComputePool
+from bot.limits import END_CHART_LANE
 from bot.sessions import GameState
 from bot.ui.pictures import CHART_MAX_POINTS, CHART_POINT_BUDGET_MS, draw_chart
 
@@ -43,7 +44,7 @@ class Charts:
         """The chart, or None: a failure here must never cost the players their result."""
         try:
             request = chart_request(state, self._budget_ms, CHART_MAX_POINTS, lang)
-            return await self._compute.run(draw_chart, request)
+            return await self._compute.run_in(END_CHART_LANE.name, draw_chart, request)
         except Exception:
             log.exception("could not chart game %d", state.game_id)
             return None

@@ -17,6 +17,7 @@ from bot.cogs.games.components import GameButton
 from bot.cogs.games.delivery import Shown
 from bot.cogs.games.replay_files import replay_of
 from bot.cogs.games.texts import move_label
+from bot.limits import BOARD, HINT, REPLAY
 from bot.services import GameServices, services
 from bot.sessions import ActionResult, GameSession, GameState
 from bot.sessions.errors import NoGameHere, NotAPlayer, StaleAction
@@ -138,6 +139,7 @@ class Play(PulucCog):
     @app_commands.command(name=command_name("board"), description=command_description("board"))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         session = self._session_here(interaction)
+        self.games.limits.take(BOARD, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
         await self.games.presenter.repost(session.state, interaction)
 
@@ -152,6 +154,8 @@ class Play(PulucCog):
     @app_commands.command(name=command_name("hint"), description=command_description("hint"))
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         session = self._session_here(interaction)
+        session.check_hint(interaction.user.id)  # a refusal first: it costs nothing and counts nothing
+        self.games.limits.take(HINT, interaction.user.id, interaction.guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         suggestion = await session.suggest(interaction.user.id)
         lang = language_for(interaction.locale)
@@ -224,10 +228,11 @@ async def _launch(interaction: discord.Interaction[Any]) -> None:
 
 
 async def _replay(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
+    games.limits.take(REPLAY, interaction.user.id, interaction.guild_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = await games.manager.finished_state(component.game_id)
     replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
-                             games.compute)
+                             games.compute, games.replays)
     await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)
 
 

@@ -372,7 +372,9 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
     """The finished (or cancelled) game: result, scores, rating changes."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_END)
     lines = list(narration)
-    if state.status == "cancelled":
+    if state.abandoned:
+        lines.append(t("limits.abandoned", lang))
+    elif state.status == "cancelled":
         lines.append(t("game.cancelled", lang))
     else:
         scores = state.scores or {"A": 0, "B": 0}

@@ -28,7 +28,8 @@ from bot.cogs.ladders.embeds import (
     profile_embed,
 )
 from bot.cogs.ladders.views import DYNAMIC_ITEMS, forget_view, leaderboard_page, season_page
-from bot.services import compute_of, mentions_of, storage_of
+from bot.limits import CHART, REPLAY
+from bot.services import compute_of, limits_of, mentions_of, replays_of, storage_of
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.storage.errors import GameNotFound
@@ -95,6 +96,7 @@ class Ladders(PulucCog):
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
+        limits_of(self.bot).take(CHART, interaction.user.id, interaction.guild_id)  # a profile draws its chart
         grace = AckGrace(interaction)
         found = await grace.run(self.storage.players.profile(target.id, interaction.guild_id))
         if found is None:
@@ -107,8 +109,11 @@ class Ladders(PulucCog):
         if not points:
             await answer(interaction, embed=profile_embed(found, lang, chart=None))
             return
+        compute = compute_of(self.bot)
+        compute.check_room(CHART.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the chart is drawn next
-        png = await compute_of(self.bot).run(draw_rating_chart, chart_series(points), CHART_THEME, board_texts(lang))
+        png = await compute.run_in(CHART.lane.name, draw_rating_chart, chart_series(points), CHART_THEME,
+                                   board_texts(lang))
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
@@ -132,15 +137,18 @@ class Ladders(PulucCog):
         self, interaction: discord.Interaction[Any], game_id: app_commands.Range[int, 1, 2**53]
     ) -> None:
         lang = language_for(interaction.locale)
+        limits_of(self.bot).take(REPLAY, interaction.user.id, interaction.guild_id)
         grace = AckGrace(interaction)
         refusal = await grace.run(self._replay_refusal(interaction, game_id))
         if refusal is not None:
             text = t(refusal, lang, game_id=game_id, attach_files=t("perm.attach_files", lang))
             await answer(interaction, content=text, ephemeral=True)
             return
+        compute, kept = compute_of(self.bot), replays_of(self.bot)
+        compute.check_room(REPLAY.lane.name)  # refused before the public "thinking" answer: the refusal stays private
         await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
-                                 compute_of(self.bot))
+                                 compute, kept)
         await interaction.followup.send(replay.text, files=replay.files)
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
-from bot.services import storage_of
+from bot.services import replays_of, storage_of
 from bot.storage.errors import PlayerInOpenGame
 from bot.ui.i18n import language_for, t
 from bot.ui.replies import AckGrace, answer, or_missing, report_error
@@ -196,6 +196,9 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 # Counts only: the log must not keep the id of someone who asked to be forgotten.
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
+                kept = replays_of(interaction.client)
+                if kept is not None:
+                    kept.clear()  # a kept replay shows the names of those who played it
                 text = t("privacy.forget.done", lang, count=report.seats_anonymised)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)

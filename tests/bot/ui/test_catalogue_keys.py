@@ -64,6 +64,8 @@ DYNAMIC: dict[str, list[tuple[str, ...]] | str] = {
     "game.unranked.{}": _each(reason.value for reason in UnrankedReason),
     "variant.{}": _each(PRESETS),
     "option.{}": _each(ADDED_RULES),
+    # a rate limit names who used it up (bot.limits.RateLimited.scope)
+    "limits.{}": _each(("member", "server")),
     # a missing permission is named by its flag: the bot's own needs and the members' checks in the cogs
     "perm.{}": _each({*GAME_PERMISSIONS, *THREAD_PERMISSIONS, "manage_guild"}),
     # profiles and history
