@@ -135,6 +135,16 @@ class ActivitySettings:
 
 
 
+def mount_activity(app: web.Application, config: Config, games: GameServices) -> Activity | None:
+    """The Activity on the web companion's `app` when the settings turn it on (DISCORD_CLIENT_ID and
+    DISCORD_CLIENT_SECRET), else nothing: the one call the web companion's start-up makes."""
+    settings = ActivitySettings.from_config(config)
+    if settings is None:
+        return None
+    log.info("the Discord Activity is served under %s/ (application %d)", settings.prefix, settings.client_id)
+    return add_activity_routes(app, games, settings)
+
+
 def add_activity_routes(app: web.Application, games: GameServices, settings: ActivitySettings, *,
                         clock: Callable[[], float] = time.time, draw: BoardDrawer | None = None) -> Activity:
     """Mount the Activity's page and API under `settings.prefix` of `app` (before `app` starts)."""

@@ -7,9 +7,13 @@ import re
 import tomllib
 from pathlib import Path
 
-from bot.activity.routes import STATIC
+from aiohttp import web
+
+from bot.activity.routes import ACTIVITY, STATIC, mount_activity
+from bot.services import services
 from tests.helpers import ACTIVITY_CLIENT_ID as CLIENT_ID
 from tests.helpers import ActivityPage as Page
+from tests.helpers import activity_config, make_config
 
 ROOT = Path(__file__).parents[3]
 
@@ -50,3 +54,16 @@ def test_the_built_page_ships_in_the_python_package() -> None:
     assert "frame_id query param is not defined" in built, "the Embedded App SDK is bundled in"
     source = (ROOT / "activity" / "src" / "index.html").read_text()
     assert (STATIC / "index.html").read_text() == source, "the shipped page is the built one"
+
+
+async def test_the_web_companion_mounts_the_activity_only_when_it_is_configured(page: Page, tmp_path: Path) -> None:
+    games = services(page.world.env.bot)
+    off = web.Application()
+    assert mount_activity(off, make_config(tmp_path / "off.db"), games) is None
+    assert not [route for route in off.router.routes() if route.resource is not None
+                and route.resource.canonical.startswith("/activity")]
+    on = web.Application()
+    activity = mount_activity(on, activity_config(tmp_path / "on.db"), games)
+    assert activity is not None and on[ACTIVITY] is activity
+    assert {"/activity/", "/activity/api/session", "/activity/api/move"} <= {
+        route.resource.canonical for route in on.router.routes() if route.resource is not None}
