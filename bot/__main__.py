@@ -41,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.copy_data import main as copy_data
 
         return copy_data(argv[1:])
+    if argv[:1] == ["web"]:
+        from bot.cli.web import main as web
+
+        return web(argv[1:])
     if argv[:1] == ["backup"]:
         from bot.cli.backup import main as backup
 
@@ -79,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the Puluc Discord bot. Settings come from the environment and a .env file "
         "(see .env.example); the environment wins.",
         epilog="To back up the database while the bot runs: puluc-bot backup PATH. To move it to another backend: "
-        "puluc-bot copy-data SOURCE_URL TARGET_URL.",
+        "puluc-bot copy-data SOURCE_URL TARGET_URL. To serve the web pages alone beside shard processes on "
+        "PostgreSQL: puluc-bot web.",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(

@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -32,10 +32,14 @@ from bot.sessions.manager import system_seed
 from bot.storage import SchemaTooNew, Shards, ShardsTaken, Storage, StorageUnavailable, open_storage
 from bot.ui.commands import CommandMentions
 from bot.ui.i18n import PulucTranslator
+from bot.ui.links import WebLinks, configure_links
 from bot.ui.pictures import warm_up
 from bot.ui.replies import ACK_GRACE_SECONDS, DISCORD_ACK_DEADLINE_SECONDS, report_error
 from bot.ui.views.components import answer_orphaned_click
 from bot.wiring import start_game_services, stop_game_services
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 __all__ = [
     "EXTENSIONS",
@@ -175,6 +179,7 @@ class PulucBot(commands.Bot):
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self.compute: ComputePool | None = None  # the worker processes for pictures and the AI; set in setup_hook
+        self.web: WebServer | None = None  # the web pages (WEB_PORT); started in setup_hook
         self.mentions = CommandMentions()  # the synced commands' ids, for mentions in public messages
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
@@ -224,11 +229,13 @@ class PulucBot(commands.Bot):
         self._storage = storage
         if self.config.font_path is not None:
             renderer.use_font(str(self.config.font_path))
+        configure_links(web_links_of(self.config))  # the link buttons to the web pages (WEB_BASE_URL)
         await self.tree.set_translator(PulucTranslator())
         self.compute = await start_compute(self.config)
         # Open games are reloaded and their timers restarted before any command or button can reach them.
         self.games = await start_game_services(self, self.config, storage, seeds=self._seeds,
                                                compute=self.compute)
+        self.web = await start_web(self.config, storage, self.compute, self.games)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.add_listener(answer_orphaned_click, "on_interaction")
@@ -317,6 +324,9 @@ class PulucBot(commands.Bot):
         # The game timers stop first (no AI move or time-out may start now), then the cogs unload and the
         # gateway closes; the database goes last so that nothing can reach it once closed.
         self._accepting = False
+        web, self.web = self.web, None
+        if web is not None:
+            await web.stop()
         games, self.games = self.games, None
         if games is not None:
             await stop_game_services(games)
@@ -359,6 +369,34 @@ async def start_compute(config: Config) -> ComputePool:
     else:
         log.info("%d compute workers (%s) ready in %.2f s", workers, pool.method, seconds)
     return pool
+
+
+async def start_web(config: Config, storage: Storage, compute: ComputePool,
+                    games: GameServices) -> WebServer | None:
+    """The web pages in this process when WEB_PORT is set, following its games live; StartupError when they
+    cannot listen."""
+    if config.web_port is None or config.web_secret is None:
+        return None
+    from bot.activity.routes import mount_activity
+    from bot.web.server import WebUnavailable, web_server
+
+    server = web_server(storage, web_links_of(config) or WebLinks(config.web_secret), compute,
+                        host=config.web_host, port=config.web_port, bar_ms=config.advantage_bar_ms,
+                        trust_forwarded=config.web_trust_forwarded, manager=games.manager,
+                        tournaments=games.tournaments)
+    mount_activity(server.app, config, games)  # the Discord Activity, when DISCORD_CLIENT_ID/SECRET are set
+    try:
+        await server.start()
+    except (WebUnavailable, StorageUnavailable) as exc:
+        raise StartupError(str(exc)) from exc
+    return server
+
+
+def web_links_of(config: Config) -> WebLinks | None:
+    """The links the settings make: signed with WEB_SECRET, under WEB_BASE_URL (None without a secret)."""
+    if config.web_secret is None:
+        return None
+    return WebLinks(config.web_secret, config.web_base_url)
 
 
 async def run_bot(config: Config) -> int:

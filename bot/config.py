@@ -56,6 +56,12 @@ from bot.config_spec import (
     SHARD_IDS,
     TURN_PING_AFTER_SECONDS,
     TURN_TIMER_SECONDS,
+    WEB_BASE_URL,
+    WEB_HOST,
+    WEB_PORT,
+    WEB_SECRET,
+    WEB_SECRET_MIN_LENGTH,
+    WEB_TRUST_FORWARDED,
     WORKERS,
     ChoiceSetting,
     N,
@@ -139,6 +145,11 @@ class Config:
     shards: Shards | None = None
     health_port: int | None = None  # None: no health listener
     health_host: str = HEALTH_HOST.default or "127.0.0.1"
+    web_port: int | None = None  # None: no web companion in this process (`puluc-bot web` serves it alone)
+    web_host: str = WEB_HOST.default or "127.0.0.1"
+    web_base_url: str | None = None  # None: no link buttons to the web pages
+    web_secret: str | None = field(default=None, repr=False)
+    web_trust_forwarded: bool = False
     # The Discord Activity's OAuth2 client (bot/activity); None: the Activity is off.
     activity_client: ActivityClient | None = field(default=None, repr=False)
     discord_api_url: str = DISCORD_API_URL.default or "https://discord.com/api/v10"
@@ -160,6 +171,8 @@ class Config:
         """What no log line may show: the token, its signature (the last part) on its own, and the database's
         password (one of at least 4 characters: hiding a shorter one everywhere would garble the log)."""
         found = [self.discord_token, self.discord_token.rsplit(".", 1)[-1]]
+        if self.web_secret:
+            found.append(self.web_secret)
         if self.activity_client is not None:
             found.append(self.activity_client.secret)
         if isinstance(self.database, PostgresUrl):
@@ -245,8 +258,10 @@ def load_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
     return read_config(environ, env_file).raise_problems()
 
 
-def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None) -> ConfigReport:
-    """Read every setting as `load_config` does, and report every mistake instead of stopping at the first."""
+def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = None, *,
+                needs_token: bool = True) -> ConfigReport:
+    """Read every setting as `load_config` does, and report every mistake instead of stopping at the first.
+    `needs_token`: False for the commands that never reach Discord (`puluc-bot web`)."""
     env = find_env_file(env_file) if isinstance(env_file, Path) else env_file
     found = _Problems()
     nothing: tuple[dict[str, str], tuple[str, ...]] = ({}, ())
@@ -256,7 +271,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
     base = env.path.parent if env is not None else Path.cwd()
 
     token = values.get("DISCORD_TOKEN", "")
-    found.check("DISCORD_TOKEN", lambda: _check_token(token, env), None)
+    if needs_token:
+        found.check("DISCORD_TOKEN", lambda: _check_token(token, env), None)
     config = Config(
         discord_token=token,
         database=found.check(DATABASE_URL.name, lambda: _database(values, base), _default_database(base)),
@@ -276,6 +292,13 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),
         health_port=found.check(HEALTH_PORT.name, lambda: _health_port(values), None),
         health_host=found.check(HEALTH_HOST.name, lambda: _health_host(values), Config.health_host),
+        web_port=found.check(WEB_PORT.name, lambda: _web_port(values), None),
+        web_host=found.check(WEB_HOST.name, lambda: _listen_host(values, WEB_HOST.name, Config.web_host),
+                             Config.web_host),
+        web_base_url=found.check(WEB_BASE_URL.name, lambda: _web_base_url(values), None),
+        web_secret=found.check(WEB_SECRET.name, lambda: _web_secret(values), None),
+        web_trust_forwarded=found.check(WEB_TRUST_FORWARDED.name,
+                                        lambda: _choice(values, WEB_TRUST_FORWARDED) == "YES", False),
         activity_client=found.check(DISCORD_CLIENT_ID.name, lambda: _activity_client(values, token), None),
         discord_api_url=found.check(DISCORD_API_URL.name, lambda: _discord_api_url(values), Config.discord_api_url),
         env_file=env,
@@ -489,16 +512,72 @@ def _health_port(values: Mapping[str, str]) -> int | None:
 
 
 def _health_host(values: Mapping[str, str]) -> str:
-    text = values.get(HEALTH_HOST.name, Config.health_host)
+    return _listen_host(values, HEALTH_HOST.name, Config.health_host)
+
+
+def _listen_host(values: Mapping[str, str], name: str, default: str) -> str:
+    text = values.get(name, default)
     try:
         ipaddress.ip_address(text)
     except ValueError:
         if not _HOST_NAME.fullmatch(text):
             raise ConfigError(
-                f"{HEALTH_HOST.name} must be an IP address or a host name of this machine to listen on; got "
-                f"{text!r}. Write for example {HEALTH_HOST.name}=127.0.0.1 (this machine only, the default) or "
-                f"{HEALTH_HOST.name}=0.0.0.0 (every network; inside a container)."
+                f"{name} must be an IP address or a host name of this machine to listen on; got "
+                f"{text!r}. Write for example {name}=127.0.0.1 (this machine only, the default) or "
+                f"{name}=0.0.0.0 (every network; inside a container)."
             ) from None
+    return text
+
+
+def _web_port(values: Mapping[str, str]) -> int | None:
+    text = values.get(WEB_PORT.name)
+    if text is None:
+        return None
+    port = _whole_number(text)
+    if port is None or not WEB_PORT.allows(port):
+        raise ConfigError(
+            f"{WEB_PORT.name} must be {WEB_PORT.rule}; got {text!r}. Write for example "
+            f"{WEB_PORT.name}=8081, or leave it empty to serve no web pages from the bot's process."
+        )
+    if values.get(WEB_SECRET.name) is None:
+        raise ConfigError(
+            f"{WEB_PORT.name} serves the web pages, which need {WEB_SECRET.name} to sign their links: set "
+            f"{WEB_SECRET.name} to at least {WEB_SECRET_MIN_LENGTH} random characters (for example the output of "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'), or leave WEB_PORT empty."
+        )
+    return port
+
+
+def _web_base_url(values: Mapping[str, str]) -> str | None:
+    text = values.get(WEB_BASE_URL.name)
+    if text is None:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ConfigError(
+            f"{WEB_BASE_URL.name} must be the address people open the web pages at, http:// or https:// and a "
+            f"host, with no ?query or #fragment; got {text!r}. Write for example "
+            f"{WEB_BASE_URL.name}=https://puluc.example.org"
+        )
+    if values.get(WEB_SECRET.name) is None:
+        raise ConfigError(
+            f"{WEB_BASE_URL.name} makes the bot hand out links to the web pages, which {WEB_SECRET.name} signs: "
+            f"set {WEB_SECRET.name} (the same in every process) to at least {WEB_SECRET_MIN_LENGTH} random "
+            f"characters, or leave {WEB_BASE_URL.name} empty."
+        )
+    return text.rstrip("/")
+
+
+def _web_secret(values: Mapping[str, str]) -> str | None:
+    text = values.get(WEB_SECRET.name)
+    if text is None:
+        return None
+    if len(text) < WEB_SECRET_MIN_LENGTH or len(set(text)) < 8:
+        raise ConfigError(
+            f"{WEB_SECRET.name} must be at least {WEB_SECRET_MIN_LENGTH} random characters (it signs the links "
+            f"to private servers' pages); got {len(text)} characters. Write for example the output of "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'."
+        )
     return text
 
 

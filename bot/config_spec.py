@@ -54,6 +54,12 @@ __all__ = [
     "TURN_PING_AFTER_SECONDS",
     "TURN_TIMER_CHOICES",
     "TURN_TIMER_SECONDS",
+    "WEB_BASE_URL",
+    "WEB_HOST",
+    "WEB_PORT",
+    "WEB_SECRET",
+    "WEB_SECRET_MIN_LENGTH",
+    "WEB_TRUST_FORWARDED",
     "WORKERS",
     "ChoiceSetting",
     "CountSetting",
@@ -261,6 +267,17 @@ DISCORD_CLIENT_ID = IdSetting("DISCORD_CLIENT_ID", "the application id (develope
 DISCORD_CLIENT_SECRET = TextSetting("DISCORD_CLIENT_SECRET", None)
 # Where Discord's HTTP API answers; only a test (a fake Discord server) or a Discord-compatible proxy changes it.
 DISCORD_API_URL = TextSetting("DISCORD_API_URL", "https://discord.com/api/v10")
+# The web companion (bot/web: live games, replays, leaderboards, tournaments): served inside the bot's process
+# when WEB_PORT is set, or alone by `puluc-bot web`. WEB_BASE_URL is the address people open (behind a reverse
+# proxy with TLS), which the bot's link buttons point at; WEB_SECRET signs the links to a private server's pages
+# (HMAC-SHA256, bot/ui/links.py), so it must be long and random. WEB_TRUST_FORWARDED: the proxy's
+# X-Forwarded-For names the client (rate limits per client address), else every client is the proxy.
+WEB_PORT = PortSetting("WEB_PORT")
+WEB_HOST = TextSetting("WEB_HOST", "127.0.0.1")
+WEB_BASE_URL = TextSetting("WEB_BASE_URL", None)
+WEB_SECRET = TextSetting("WEB_SECRET", None)
+WEB_SECRET_MIN_LENGTH = 32
+WEB_TRUST_FORWARDED = ChoiceSetting("WEB_TRUST_FORWARDED", "NO", ("NO", "YES"))
 
 Setting = (
     TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
@@ -303,6 +320,11 @@ SETTINGS: tuple[Setting, ...] = (
     DISCORD_CLIENT_ID,
     DISCORD_CLIENT_SECRET,
     DISCORD_API_URL,
+    WEB_PORT,
+    WEB_HOST,
+    WEB_BASE_URL,
+    WEB_SECRET,
+    WEB_TRUST_FORWARDED,
 )
 
 #: The limits on what one member or one server may use (caps on games, rates of costly answers): read into

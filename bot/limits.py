@@ -70,10 +70,16 @@ END_CHART_LANE = Lane("end_chart")
 ADJUDICATION_LANE = Lane("adjudication")
 
 
+# The web pages' pictures (bot/web): spectators' and replays' boards and the advantage chart's points, then the
+# replay GIFs, which take seconds each. Behind the players' own work; a full line is a page "busy, try again".
+WEB_LANE = Lane("web", waiting=64)
+WEB_REPLAY_LANE = Lane("web_replay", waiting=4)
+
+
 def lanes() -> tuple[Lane, ...]:
     """Every lane the bot's compute pool runs besides the games' own."""
     found = {kind.lane.name: kind.lane for kind in KINDS if not kind.lane.urgent}
-    return (*found.values(), END_CHART_LANE, ADJUDICATION_LANE)
+    return (*found.values(), END_CHART_LANE, ADJUDICATION_LANE, WEB_LANE, WEB_REPLAY_LANE)
 
 
 class RateLimited(Exception):

@@ -52,6 +52,7 @@ from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Pla
 from bot.sessions.ports import GameRecords
 from bot.sessions.session import Advisor, MovePicker
 from bot.storage import Storage, open_storage
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.shards import Shards
 from bot.storage.sql.port import Clock, Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
@@ -210,6 +211,9 @@ class FailingDatabase:
 
     async def after_bulk_load(self, tx: Transaction) -> None:
         await self._database.after_bulk_load(tx)
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        return await self._database.watch(on_change, on_resync)
 
 
 # -- the session layer --------------------------------------------------------------------------------------
@@ -685,8 +689,10 @@ ACTIVITY_LOCALES = ("fr", "en-US", "uk", "es-ES", "it")  # alice's to eve's Disc
 
 
 def activity_config(path: Path, **overrides: Any) -> Config:
-    """`make_config` with the Discord Activity turned on (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)."""
-    return make_config(path, activity_client=ActivityClient(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET), **overrides)
+    """`make_config` with the Discord Activity turned on (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET) and the
+    web pages it is mounted on served by the bot's process (on any free port)."""
+    return make_config(path, activity_client=ActivityClient(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET), web_port=0,
+                       web_secret="a-long-random-web-secret-0123456789abcdef", **overrides)
 
 
 def fake_discord_for(world: World) -> FakeDiscord:

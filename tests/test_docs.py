@@ -89,7 +89,8 @@ def test_every_bot_service_has_a_profile_so_the_single_bot_and_the_shards_never_
     assert len(profiles) >= 3
     assert all(len(found) == 1 for found in profiles.values()), profiles
     assert profiles["puluc"] == ["single"]
-    assert {found[0] for name, found in profiles.items() if name != "puluc"} == {"sharded"}
+    assert profiles["puluc-web"] == ["web"]  # the web pages alone, beside the shards (`--profile web`)
+    assert {found[0] for name, found in profiles.items() if name not in ("puluc", "puluc-web")} == {"sharded"}
 
 
 def test_every_service_runs_under_an_init_with_rotated_logs_and_a_pinned_image() -> None:
@@ -114,6 +115,10 @@ def test_the_image_and_every_bot_service_are_healthy_by_the_bots_own_readyz() ->
     assert re.search(r'^HEALTHCHECK .* CMD \["python", "-m", "bot.ops.probe"\]$', dockerfile, flags=re.MULTILINE)
     assert re.search(r"^ENV HEALTH_PORT=\d+$", dockerfile, flags=re.MULTILINE)
     for name, body in bot_services().items():
+        if name == "puluc-web":  # `puluc-bot web`: no bot in it, its pages answer /healthz
+            assert re.search(r'^      WEB_PORT: "\d+"', body, flags=re.MULTILINE)
+            assert '    healthcheck:\n      test: ["CMD", "python", "-m", "bot.ops.probe", "--web"]' in body
+            continue
         assert re.search(r'^      HEALTH_PORT: "\d+"', body, flags=re.MULTILINE), f"{name} turns the listener on"
         assert re.search(r"^    healthcheck: (&readyz\n      test: \[\"CMD\", \"python\", \"-m\", "
                          r"\"bot.ops.probe\"\]|\*readyz)$", body, flags=re.MULTILINE), name

@@ -65,6 +65,8 @@ class Preflight:
             found.append(f"board font: {self.font}")
         found.append(describe_shards(self.config))
         found.append(describe_activity(self.config))
+        if self.config.web_port is not None or self.config.web_base_url is not None:
+            found.append(describe_web(self.config))
         application = self.config.application_id
         if application is not None and not starting:
             # Imported here: the client loads every feature, which nothing else of --check needs.
@@ -78,6 +80,17 @@ class Preflight:
         if self.problems:
             raise PreflightError("\n".join(self.problems))
         return self
+
+
+def describe_web(config: Config) -> str:
+    """What the settings do with the web pages, in one line (said when WEB_PORT or WEB_BASE_URL is set)."""
+    if config.web_port is None:
+        served = "not served by this process (WEB_PORT empty; `puluc-bot web` serves them alone)"
+    else:
+        served = f"served on http://{config.web_host}:{config.web_port}"
+    links = (f"the bot links to them under {config.web_base_url}" if config.web_base_url is not None
+             else "no link buttons (WEB_BASE_URL empty)")
+    return f"web pages: {served}; {links}"
 
 
 async def preflight(config: Config) -> Preflight:
@@ -140,6 +153,11 @@ def describe_activity(config: Config) -> str:
     client = config.activity_client
     if client is None:
         return "Discord Activity: off (set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET to offer the live board)"
+    if config.web_port is None:
+        return (
+            f"Discord Activity: configured for application {client.client_id} but not served by this process: it "
+            "is mounted on the web pages of the bot's own process, so set WEB_PORT (docs/OPERATIONS.md)"
+        )
     found = (
         f"Discord Activity: on for application {client.client_id}; game messages offer \"Play on the board\" (it also "
         "needs the web companion over HTTPS and the developer portal's URL mapping, docs/OPERATIONS.md)"

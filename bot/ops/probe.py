@@ -1,5 +1,6 @@
 """The container's health check: `python -m bot.ops.probe` asks the bot's own `/readyz` and exits 0 when it is
-ready, 1 when not (printing why) or when nothing answers.
+ready, 1 when not (printing why) or when nothing answers. `--web` asks the web pages' `/healthz` instead
+(WEB_PORT and WEB_HOST; the `puluc-bot web` container).
 
 It reads HEALTH_PORT and HEALTH_HOST from the environment, as the bot does inside the container (compose's
 env_file and `docker run --env-file` pass `.env` as variables), and asks 127.0.0.1 when the bot listens on every
@@ -16,17 +17,20 @@ import urllib.request
 TIMEOUT_SECONDS = 5.0
 
 
-def main() -> int:
-    port = os.environ.get("HEALTH_PORT", "").strip()
+def main(argv: list[str] | None = None) -> int:
+    web = "--web" in (sys.argv[1:] if argv is None else argv)
+    prefix, path = ("WEB", "/healthz") if web else ("HEALTH", "/readyz")
+    port = os.environ.get(f"{prefix}_PORT", "").strip()
     if not port:
-        print("HEALTH_PORT is not set: the bot's health listener is off", file=sys.stderr)
+        what = "the web pages are off" if web else "the bot's health listener is off"
+        print(f"{prefix}_PORT is not set: {what}", file=sys.stderr)
         return 1
-    host = os.environ.get("HEALTH_HOST", "").strip() or "127.0.0.1"
+    host = os.environ.get(f"{prefix}_HOST", "").strip() or "127.0.0.1"
     if host in ("0.0.0.0", "::"):
         host = "127.0.0.1"
     if ":" in host:
         host = f"[{host}]"
-    url = f"http://{host}:{port}/readyz"
+    url = f"http://{host}:{port}{path}"
     try:
         with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as answer:
             print(answer.read().decode("utf-8", "replace").strip())

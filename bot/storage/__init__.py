@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot.storage.changes import Change, ChangeFeed, OnChange, OnResync
 from bot.storage.errors import (
     DuplicateEvent,
     EventGap,
@@ -44,6 +45,8 @@ from bot.storage.urls import DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, Sql
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
+    "Change",
+    "ChangeFeed",
     "DatabaseUrl",
     "DuplicateEvent",
     "EventGap",
@@ -105,6 +108,12 @@ class Storage:
     async def shards_held(self) -> tuple[int, ...] | None:
         """The claimed shards this process still holds (None: it never claimed); see `claim_shards`."""
         return await self._leases.held()
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        """Hear every other process's committed writes to games and tournaments (`bot.storage.changes`) until
+        the feed closes; None on SQLite, where no other process writes. `on_resync` runs after the feed lost and
+        regained its connection (what it missed is unknown)."""
+        return await self.database.watch(on_change, on_resync)
 
     async def integrity_check(self) -> str:
         """"ok", or the problems the database found in itself."""

@@ -51,6 +51,7 @@ class GuildSettings:
     scorpion: bool | None = None
     eagle_returns: bool | None = None
     turn_ping_seconds: int | None = None  # the server's TURN_PING_AFTER_SECONDS
+    web_public: bool | None = None  # True: anyone may open the server's web pages; else only with a signed link
 
     def updated(
         self,
@@ -62,13 +63,15 @@ class GuildSettings:
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
         turn_ping_seconds: int | Unchanged | None = UNCHANGED,
+        web_public: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """These settings with the given ones changed (None resets one to the bot's default)."""
         if isinstance(turn_timer_seconds, int) and turn_timer_seconds <= 0:
             raise ValueError(f"a turn timer is a positive number of seconds, not {turn_timer_seconds}")
         if isinstance(turn_ping_seconds, int) and turn_ping_seconds < 0:
             raise ValueError(f"a ping delay is a number of seconds from 0, not {turn_ping_seconds}")
-        for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns)):
+        for name, value in (("fire", fire), ("scorpion", scorpion), ("eagle_returns", eagle_returns),
+                            ("web_public", web_public)):
             if not isinstance(value, bool | Unchanged | None):
                 raise ValueError(f"{name} is True, False or None, not {value!r}")
         return GuildSettings(
@@ -80,6 +83,7 @@ class GuildSettings:
             self.scorpion if isinstance(scorpion, Unchanged) else scorpion,
             self.eagle_returns if isinstance(eagle_returns, Unchanged) else eagle_returns,
             self.turn_ping_seconds if isinstance(turn_ping_seconds, Unchanged) else turn_ping_seconds,
+            self.web_public if isinstance(web_public, Unchanged) else web_public,
         )
 
 

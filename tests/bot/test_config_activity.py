@@ -94,5 +94,10 @@ def test_check_says_whether_the_activity_is_on(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("DISCORD_CLIENT_SECRET", SECRET)
     assert main(["--check"]) == 0
     out, err = capsys.readouterr()
+    assert f"puluc-bot: Discord Activity: configured for application {APPLICATION} but not served" in out
+    monkeypatch.setenv("WEB_PORT", "8081")
+    monkeypatch.setenv("WEB_SECRET", "a-long-random-web-secret-0123456789abcdef")
+    assert main(["--check"]) == 0
+    out, err = capsys.readouterr()
     assert f"puluc-bot: Discord Activity: on for application {APPLICATION}" in out
     assert SECRET not in out + err

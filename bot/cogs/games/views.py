@@ -11,7 +11,9 @@ from bot.cogs.games.play import MoveMenu, PlayButton
 from bot.cogs.games.texts import MAX_LABEL, move_label
 from bot.sessions import GameState, MoveOption
 from bot.ui.i18n import t
+from bot.ui.links import web_links
 from bot.ui.views.ids import NO_ARG, ComponentId
+from bot.ui.views.web import with_link
 
 MAX_MENU_OPTIONS = 25
 
@@ -81,7 +83,13 @@ def game_view(state: GameState, lang: str, *, activity: bool = False) -> discord
     if activity:  # valid at any turn of the game: made for turn 0, never stale
         view.add_item(_button("launch", state, t("button.play_on_board", lang), discord.ButtonStyle.primary, row=4,
                               turn=0))
-    return view
+    return _web(view, state, lang, row=4)
+
+
+def _web(view: discord.ui.View, state: GameState, lang: str, *, row: int | None = None) -> discord.ui.View:
+    """The game's web page (live while it runs, its replay once finished) as a link button, when there is one."""
+    links = web_links()
+    return with_link(view, links.game(state.game_id) if links is not None else None, lang, row=row) or view
 
 
 def _move_button(state: GameState, option: MoveOption, number: int, lang: str, *, row: int) -> GameButton:
@@ -100,4 +108,4 @@ def end_view(state: GameState, lang: str) -> discord.ui.View:
     if state.tournament_id is None:  # a tournament decides who plays whom next
         view.add_item(_button("rematch", state, t("button.rematch", lang), discord.ButtonStyle.primary, turn=0))
     view.add_item(_button("replay", state, t("button.replay", lang), discord.ButtonStyle.secondary, turn=0))
-    return view
+    return _web(view, state, lang)

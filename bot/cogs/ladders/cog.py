@@ -43,8 +43,10 @@ from bot.ui.i18n import (
     option_name,
     t,
 )
+from bot.ui.links import web_links
 from bot.ui.pictures import draw_rating_chart
 from bot.ui.replies import AckGrace, Refusal, acknowledge, answer, or_missing
+from bot.ui.views.web import with_link
 
 HISTORY_LENGTH = 10
 CHART_THEME = "dark"
@@ -73,6 +75,7 @@ class Ladders(PulucCog):
         season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         scope_id = GLOBAL_SCOPE if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        lang = language_for(interaction.locale)
         if season is not None and scope_id == GLOBAL_SCOPE:
             raise Refusal("error.season.global")
         grace = AckGrace(interaction)
@@ -83,10 +86,12 @@ class Ladders(PulucCog):
             if season < current:  # a closed season: its archived leaderboard
                 embed, view = await grace.run(
                     season_page(interaction, season, ladder, 0, interaction.user.id))
-                await answer(interaction, embed=embed, view=or_missing(view))
+                page = _web_leaderboard(scope_id, ladder, season)
+                await answer(interaction, embed=embed, view=or_missing(with_link(view, page, lang)))
                 return
         embed, view = await grace.run(leaderboard_page(interaction, scope_id, ladder, 0, interaction.user.id))
-        await answer(interaction, embed=embed, view=or_missing(view))
+        page = _web_leaderboard(scope_id, ladder, None)
+        await answer(interaction, embed=embed, view=or_missing(with_link(view, page, lang)))
 
     # -- profile and history ----------------------------------------------------------------------------
 
@@ -106,8 +111,10 @@ class Ladders(PulucCog):
         can_attach = interaction.app_permissions.attach_files
         history = self.storage.ladders.rating_history
         points = await grace.run(history(target.id, ladder)) if ladder and can_attach else ()
+        links = web_links()
+        page = with_link(None, links.profile(target.id) if links is not None else None, lang)
         if not points:
-            await answer(interaction, embed=profile_embed(found, lang, chart=None))
+            await answer(interaction, embed=profile_embed(found, lang, chart=None), view=or_missing(page))
             return
         compute = compute_of(self.bot)
         compute.check_room(CHART.lane.name)  # refused before the public "thinking" answer: the refusal stays private
@@ -117,6 +124,7 @@ class Ladders(PulucCog):
         await interaction.followup.send(
             embed=profile_embed(found, lang, chart=ladder),
             file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+            view=or_missing(page),
         )
 
     @app_commands.command(name=command_name("history"), description=command_description("history"))
@@ -149,7 +157,9 @@ class Ladders(PulucCog):
         await grace.now()  # the replay is drawn next
         replay = await replay_of(await read_game(self.storage.games, game_id), lang, interaction.filesize_limit,
                                  compute, kept)
-        await interaction.followup.send(replay.text, files=replay.files)
+        links = web_links()
+        page = with_link(None, links.game(game_id) if links is not None else None, lang)
+        await interaction.followup.send(replay.text, files=replay.files, view=or_missing(page))
 
     async def _replay_refusal(self, interaction: discord.Interaction[Any], game_id: int) -> str | None:
         """The message key of why this game cannot be replayed here, or None if it can."""
@@ -183,6 +193,14 @@ class Ladders(PulucCog):
         await interaction.response.send_message(
             t("privacy.forget.prompt", lang), view=forget_view(interaction.user.id, issued, lang), ephemeral=True
         )
+
+
+def _web_leaderboard(scope_id: int, ladder: str, season: int | None) -> str | None:
+    """The leaderboard's web page (a server's, or every server's), when WEB_BASE_URL is set."""
+    links = web_links()
+    if links is None:
+        return None
+    return links.leaderboard(None if scope_id == GLOBAL_SCOPE else scope_id, ladder, season)
 
 
 def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:

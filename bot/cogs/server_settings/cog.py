@@ -34,7 +34,7 @@ from bot.ui.i18n import (
 from bot.ui.replies import Refusal, acknowledge, rules_refusal
 
 SETTINGS_OPTIONS = ("default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
-                    "turn_ping")
+                    "turn_ping", "web")
 
 
 def _admin_text(field: str) -> app_commands.locale_str:
@@ -59,7 +59,7 @@ class Settings(commands.Cog):
     @admin.command(name=command_name("settings"), description=command_description("settings"))
     @app_commands.rename(**{o: option_name("settings", o) for o in SETTINGS_OPTIONS})
     @app_commands.describe(**{o: option_description("settings", o) for o in SETTINGS_OPTIONS})
-    @app_commands.choices(default_variant=choices("variant"), language=choices("language"))
+    @app_commands.choices(default_variant=choices("variant"), language=choices("language"), web=choices("web"))
     @app_commands.choices(turn_timer=turn_timer_choices())
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
@@ -74,6 +74,7 @@ class Settings(commands.Cog):
         eagle_returns: bool | None = None,
         turn_ping: app_commands.Range[int, TURN_PING_AFTER_SECONDS.minimum, TURN_PING_AFTER_SECONDS.maximum]
         | None = None,
+        web: str | None = None,
     ) -> None:
         games = services(self.bot)
         storage = games.storage
@@ -93,6 +94,8 @@ class Settings(commands.Cog):
             changes["locale"] = None if language == "auto" else language
         rules = {"fire": fire, "scorpion": scorpion, "eagle_returns": eagle_returns}
         changes.update({rule: value for rule, value in rules.items() if value is not None})
+        if web is not None:
+            changes["web_public"] = web == "public"
         lang = language_for(interaction.locale)
         current = await storage.server_settings.guild_settings(guild_id)
         if changes:
@@ -116,7 +119,10 @@ class Settings(commands.Cog):
         summary = t("settings.ping.joined", lang, summary=summary,
                     ping=ping_summary(current.turn_ping_seconds, games.config.turn_ping_after_seconds, lang))
         key = "settings.saved" if changes or ranked is not None else "settings.current"
-        await interaction.followup.send(t(key, lang, summary=summary), ephemeral=True)
+        text = t(key, lang, summary=summary)
+        if games.config.web_secret is not None or current.web_public:  # the web pages (bot/web) are served
+            text += "\n" + t("web.public" if current.web_public else "web.private", lang)
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def ping_summary(server: int | None, default: int, lang: str) -> str:

@@ -15,8 +15,10 @@ from bot.cogs.games.lobby import player_of
 from bot.services import GameServices, services
 from bot.tournaments.types import Tournament
 from bot.ui.i18n import language_for, t
+from bot.ui.links import web_links
 from bot.ui.replies import check_bot_permissions, report_error
 from bot.ui.views.components import admitted
+from bot.ui.views.web import with_link
 
 KINDS = ("join", "leave", "start", "cancel")
 TEMPLATE = r"puluc:tour:(?P<kind>join|leave|start|cancel):(?P<tournament_id>[0-9]{1,20})"
@@ -47,9 +49,12 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TournamentButton
 
 
 def card_view(tournament: Tournament, lang: str) -> discord.ui.View | None:
-    """Join, Leave, Start and Cancel while open; Cancel alone while running; nothing once it is over."""
+    """Join, Leave, Start and Cancel while open; Cancel alone while running; nothing once it is over but the
+    link to its web page (when WEB_BASE_URL is set)."""
+    links = web_links()
+    page = links.tournament(tournament.tournament_id) if links is not None else None
     if not tournament.is_open:
-        return None
+        return with_link(None, page, lang)
     view = discord.ui.View(timeout=None)
     tid = tournament.tournament_id
     if tournament.status == "open":
@@ -60,7 +65,7 @@ def card_view(tournament: Tournament, lang: str) -> discord.ui.View | None:
                                        style=discord.ButtonStyle.primary))
     view.add_item(TournamentButton("cancel", tid, label=t("tournament.button.cancel", lang),
                                    style=discord.ButtonStyle.danger))
-    return view
+    return with_link(view, page, lang)
 
 
 # -- what a press does ---------------------------------------------------------------------------------------

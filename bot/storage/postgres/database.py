@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.postgres import schema
 from bot.storage.postgres.errors import DRIVER_ERRORS, translate
 from bot.storage.postgres.leases import LeaseKeeper
@@ -186,6 +187,18 @@ class PostgresDatabase:
             return await asyncpg.connect(self._url.dsn, timeout=CONNECT_TIMEOUT_S, server_settings=settings)
         except DRIVER_ERRORS as exc:
             raise translate(exc) from exc
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        """LISTEN for every process's committed changes (`bot.storage.postgres.listen`); StorageUnavailable
+        when the first connection fails."""
+        from bot.storage.postgres.listen import PostgresChangeFeed
+
+        feed = PostgresChangeFeed(self._url, on_change, on_resync, self._server_settings)
+        try:
+            await feed.start()
+        except DRIVER_ERRORS as exc:
+            raise translate(exc) from exc
+        return feed
 
     @property
     def where(self) -> str:

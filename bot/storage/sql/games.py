@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.storage.changes import GAMES_CHANNEL
 from bot.storage.errors import (
     ConstraintViolation,
     DuplicateEvent,
@@ -193,6 +194,11 @@ class GameStore:
             await tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", game_id, seat)
             await self._touch_game(tx, game_id)
 
+    async def _tell(self, tx: Transaction, game_id: int, seq: int) -> None:
+        """Tell other processes, once this transaction commits, that the game changed (`bot.storage.changes`)."""
+        if self._db.dialect.notify:
+            await tx.execute(self._db.dialect.notify, GAMES_CHANNEL, f"{game_id}:{seq}")
+
     async def _touch_game(self, tx: Transaction, game_id: int) -> None:
         await tx.execute("UPDATE games SET updated_at = ? WHERE game_id = ?", self._db.clock(), game_id)
 
@@ -242,6 +248,7 @@ class GameStore:
                 self._db.clock(),
                 game_id,
             )
+            await self._tell(tx, game_id, 0)
 
     async def append_events(
         self,
@@ -313,6 +320,7 @@ class GameStore:
             await tx.execute(
                 "UPDATE seats SET consecutive_timeouts = ? WHERE game_id = ? AND seat = ?", count, game_id, seat
             )
+        await self._tell(tx, game_id, last_seq)
         return written
 
     async def cancel_game(self, game_id: int, payload: Mapping[str, Any] | None = None) -> None:
@@ -326,6 +334,8 @@ class GameStore:
                 )
             elif status != "lobby":
                 raise GameStateError(f"game {game_id} is already {status}")
+            else:
+                await self._tell(tx, game_id, last_seq)
             await tx.execute(
                 "UPDATE games SET status = 'cancelled', end_reason = 'cancelled', turn_deadline = NULL, "
                 "finished_at = ?, updated_at = ? WHERE game_id = ?",

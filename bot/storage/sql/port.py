@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.shards import Shards
 
 Clock = Callable[[], float]
@@ -61,6 +62,9 @@ class Dialect:
     floor: str  # toward minus infinity, like math.floor: rating buckets (ratings may be negative)
     lock_rows: str  # appended to a SELECT whose rows must stay locked until the transaction ends
     lock_shared: str = ""  # appended to a SELECT whose rows must not change until the transaction ends
+    # Tells other processes of a committed change (`bot.storage.changes`): a statement taking the channel and
+    # the payload; "" where there is no other process to tell (SQLite).
+    notify: str = ""
 
 
 SQLITE = Dialect(
@@ -82,6 +86,7 @@ POSTGRES = Dialect(
     # shard over (an UPDATE of that row) waits for them, and every write after it sees the new owner. A rating
     # holds its server's guilds row so too, against a season start (FOR NO KEY UPDATE) of that server.
     lock_shared=" FOR SHARE",
+    notify="SELECT pg_notify(?, ?)",
 )
 
 
@@ -123,4 +128,9 @@ class Database(Protocol):
 
     async def after_bulk_load(self, tx: Transaction) -> None:
         """Bring generated ids up to date after rows were loaded with their own ids."""
+        ...
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        """Call `on_change` for every change other processes commit (`bot.storage.changes`), until the feed
+        closes; None where no other process can write (SQLite)."""
         ...

@@ -1,18 +1,20 @@
-"""A server's settings (default variant, added rules, turn timer, turn ping delay, language) and channels' ranked
-overrides."""
+"""A server's settings (default variant, added rules, turn timer, turn ping delay, language, public web pages)
+and channels' ranked overrides."""
 
 from __future__ import annotations
 
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.types import UNCHANGED, GuildSettings, Unchanged
 
-_GUILD_COLUMNS = "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, turn_ping_seconds"
+_GUILD_COLUMNS = (
+    "default_variant, turn_timer_seconds, locale, fire, scorpion, eagle_returns, turn_ping_seconds, web_public"
+)
 
 
 def _guild(guild_id: int, row: Row) -> GuildSettings:
     """A row of `_GUILD_COLUMNS` (SQLite keeps the booleans as 0 and 1)."""
-    fire, scorpion, eagle_returns = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5))
-    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6])
+    fire, scorpion, eagle_returns, web_public = (None if row[i] is None else bool(row[i]) for i in (3, 4, 5, 7))
+    return GuildSettings(guild_id, row[0], row[1], row[2], fire, scorpion, eagle_returns, row[6], web_public)
 
 
 async def ensure_guild(tx: Transaction, guild_id: int, now: float) -> None:
@@ -43,6 +45,7 @@ class ServerSettingsStore:
         scorpion: bool | Unchanged | None = UNCHANGED,
         eagle_returns: bool | Unchanged | None = UNCHANGED,
         turn_ping_seconds: int | Unchanged | None = UNCHANGED,
+        web_public: bool | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change the given settings (None resets one to the bot's default) and return them all."""
         async with self._db.write() as tx:
@@ -54,10 +57,11 @@ class ServerSettingsStore:
             new = _guild(guild_id, row).updated(
                 default_variant=default_variant, turn_timer_seconds=turn_timer_seconds, locale=locale, fire=fire,
                 scorpion=scorpion, eagle_returns=eagle_returns, turn_ping_seconds=turn_ping_seconds,
+                web_public=web_public,
             )
             await tx.execute(
                 "UPDATE guilds SET default_variant = ?, turn_timer_seconds = ?, locale = ?, fire = ?, scorpion = ?, "
-                "eagle_returns = ?, turn_ping_seconds = ? WHERE guild_id = ?",
+                "eagle_returns = ?, turn_ping_seconds = ?, web_public = ? WHERE guild_id = ?",
                 new.default_variant,
                 new.turn_timer_seconds,
                 new.locale,
@@ -65,6 +69,7 @@ class ServerSettingsStore:
                 new.scorpion,
                 new.eagle_returns,
                 new.turn_ping_seconds,
+                new.web_public,
                 guild_id,
             )
         return new

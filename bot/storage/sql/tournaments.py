@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.storage.changes import TOURNAMENTS_CHANNEL
 from bot.storage.errors import (
     AlreadyEntered,
     ConstraintViolation,
@@ -79,6 +80,8 @@ class TournamentStore:
         sets = "".join(f", {column} = ?" for column in changes)
         await tx.execute(f"UPDATE tournaments SET updated_at = ?{sets} WHERE tournament_id = ?",
                          self._db.clock(), *changes.values(), tournament_id)
+        if self._db.dialect.notify:  # other processes' pages of this tournament (bot.storage.changes)
+            await tx.execute(self._db.dialect.notify, TOURNAMENTS_CHANNEL, str(tournament_id))
 
     async def join_tournament(self, tournament_id: int, user_id: int, display_name: str) -> Entrant:
         async with self._db.write() as tx:
@@ -134,6 +137,7 @@ class TournamentStore:
             await tx.execute("UPDATE tournament_matches SET game_id = ?, thread_id = ? "
                              "WHERE tournament_id = ? AND round = ? AND board = ?",
                              game_id, thread_id, tournament_id, round_no, board)
+            await self._touch(tx, tournament_id)
 
     async def decide_match(
         self,
@@ -152,6 +156,8 @@ class TournamentStore:
                 "WHERE tournament_id = ? AND round = ? AND board = ? AND outcome IS NULL",
                 outcome, decided_by, chance_a, tournament_id, round_no, board,
             )
+            if changed == 1:
+                await self._touch(tx, tournament_id)
         return changed == 1
 
     async def finish_tournament(self, tournament_id: int) -> None:

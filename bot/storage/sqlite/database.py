@@ -19,6 +19,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.changes import ChangeFeed, OnChange, OnResync
 from bot.storage.errors import ShardsTaken, StorageUnavailable, UnavailableReason
 from bot.storage.shards import Shards
 from bot.storage.sql import migrations
@@ -181,6 +182,10 @@ class SqliteDatabase:
     def where(self) -> str:
         """The database file's absolute path."""
         return str(self.path.absolute())
+
+    async def watch(self, on_change: OnChange, on_resync: OnResync) -> ChangeFeed | None:
+        """None: only this process writes the file, and it tells its own listeners."""
+        return None
 
     async def close(self) -> None:
         """Refresh the planner's statistics where they went stale, then close both connections (a second

@@ -39,7 +39,7 @@ from puluc import PRESETS, SETUPS
 from renderer.texts import DEFAULT_TEXTS
 
 BOT = Path(bot.__file__).parent
-FILE_NAME = re.compile(r"\.(png|gif|json|toml|py|db)$")  # "board.png" names a file, not the [board] table
+FILE_NAME = re.compile(r"\.(png|gif|json|toml|py|db|html|svg)$")  # "board.png" names a file, not the [board] table
 COMMAND_TREE = "the command tree"  # keys that only the command tree can enumerate
 
 

@@ -42,7 +42,7 @@ COMMANDS: dict[str, set[str]] = {
     "help": set(),
     "cancel": set(),
     "settings": {"default_variant", "turn_timer", "ranked", "language", "fire", "scorpion", "eagle_returns",
-                 "turn_ping"},
+                 "turn_ping", "web"},
     "leaderboard": {"scope", "ladder", "season"},
     "profile": {"user"},
     "history": {"user"},

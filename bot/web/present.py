@@ -1,0 +1,179 @@
+"""What a game page shows, in the reader's language: the players, the score, whose turn, the throw, the story
+so far, and a finished game's steps. Pure functions from a `GameState` to plain values for the templates
+(which escape every one of them); the board itself is drawn by `bot.web.boards`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.cogs.games.texts import game_title, move_sentence, pass_sentence, seat_name, throws_text
+from bot.sessions import GameState
+from bot.ui.i18n import t
+from bot.web.i18n import wt
+from puluc import MoveEffect, Position
+from puluc.record import MoveEvent, ThrowEvent
+
+__all__ = ["GameFacts", "PlayerLine", "Step", "facts", "plain", "steps"]
+
+NARRATION_LINES = 8
+_MARKUP = re.compile(r"\*\*|__|`|~~")
+
+
+def plain(text: str) -> str:
+    """A bot message without Discord's markdown (bold, code, strike-through): pages escape and style it."""
+    return _MARKUP.sub("", text)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    seat: str
+    team: str
+    name: str
+    home: int | None
+    road: int | None
+    kills: int | None
+    to_move: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a replay: the position after event `number` (0: the start) and what that event was."""
+
+    number: int
+    position: Position
+    last: MoveEffect | None  # the move to mark on the board (kept through the throws after it)
+    caption: str
+    kind: str  # "start", "throw", "pass" (a throw no move fitted) or "move"
+    turn: bool  # this position starts a turn (before its throw): a point of the advantage chart
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """Everything a game page says in words."""
+
+    game_id: int
+    guild_id: int | None
+    status: str
+    seq: int
+    title: str
+    teams: tuple[tuple[str, int | None, tuple[PlayerLine, ...]], ...]  # (team, score, players)
+    turn: str | None  # "Alice's turn" while the game runs
+    throws: str | None  # "Alice threw 3."
+    result: str | None  # "Team A wins, 5 to 3!" once it is over
+    narration: tuple[str, ...]  # the last few things that happened, oldest first
+    names: dict[str, str]  # seat -> name, for the board
+
+
+def _names(state: GameState, lang: str) -> dict[str, str]:
+    return {seat.seat: plain(seat_name(seat, lang)) for seat in state.seats}
+
+
+def steps(state: GameState, lang: str) -> list[Step]:
+    """Every step of the game so far: the start, then the position after each throw and move, with a sentence
+    saying what happened (a throw that moved nothing says so, as in the game message)."""
+    if state.position is None:
+        return []
+    names = _names(state, lang)
+    record = state.game_record()
+    positions = record.positions()
+    position = next(positions)
+    found = [Step(0, position, None, plain(t("game.first", lang, team=record.first)), "start", position.must_throw)]
+    last: MoveEffect | None = None
+    for number, (event, after) in enumerate(zip(record.events, positions, strict=True), start=1):
+        before = position
+        who = names.get(before.to_move, before.to_move)
+        if isinstance(event, MoveEvent):
+            last = before.move_effect(event.move)
+            kind, caption = "move", move_sentence(last, state.rules, who, lang)
+        else:
+            assert isinstance(event, ThrowEvent)  # a record holds throws and moves only
+            values = tuple(throw.value for throw in event.throws)
+            if after.must_throw and not after.is_over:  # no move fitted: the turn passed at once
+                pieces = before.home(before.to_move) > 0 or any(
+                    stack.owner == before.to_move for _, stack in before.stacks())
+                kind, caption = "pass", pass_sentence(who, event.throws, pieces, lang)
+            else:
+                kind, caption = "throw", t("game.threw", lang, player=who, throws=throws_text(values, lang))
+        found.append(Step(number, after, last, plain(caption), kind, after.must_throw and not after.is_over))
+        position = after
+    return found
+
+
+def result_line(state: GameState, lang: str) -> str | None:
+    if state.status == "cancelled":
+        return plain(t("game.cancelled", lang))
+    if state.status != "finished":
+        return None
+    scores = state.scores or {"A": 0, "B": 0}
+    if state.winner is None:
+        return plain(t("game.draw", lang, score_a=scores.get("A", 0), score_b=scores.get("B", 0)))
+    return plain(t("game.won", lang, team=state.winner, score_a=scores.get("A", 0), score_b=scores.get("B", 0)))
+
+
+def facts(state: GameState, lang: str, story: list[Step] | None = None) -> GameFacts:
+    """The words of a game page; `story` is `steps(state, lang)` when the caller has it already."""
+    names = _names(state, lang)
+    position = state.position
+    to_move = state.to_move
+    scores = position.scores() if position is not None else None
+    teams = []
+    for team in ("A", "B"):
+        players = tuple(
+            PlayerLine(
+                seat.seat, team, names[seat.seat],
+                None if position is None else position.home(seat.seat),
+                None if position is None else position.on_road(seat.seat),
+                None if position is None else position.kills(seat.seat),
+                to_move is not None and to_move.seat == seat.seat,
+            )
+            for seat in state.seats if seat.team == team
+        )
+        teams.append((team, None if scores is None else scores[team], players))
+    turn = throws = None
+    if to_move is not None:
+        turn = wt("live.turn", lang, player=names[to_move.seat])
+        if state.turn_throws:
+            values = (throw.value for throw in state.turn_throws)
+            throws = plain(t("game.threw", lang, player=names[to_move.seat], throws=throws_text(values, lang)))
+    story = steps(state, lang) if story is None else story
+    # What happened lately: the moves and the turns that passed, not the throws a move then used.
+    told = [step.caption for step in story if step.kind in ("move", "pass")]
+    return GameFacts(
+        game_id=state.game_id,
+        guild_id=state.place.guild_id,
+        status=state.status,
+        seq=state.seq,
+        title=plain(game_title(state, lang)),
+        teams=tuple(teams),
+        turn=turn,
+        throws=throws,
+        result=result_line(state, lang),
+        narration=tuple(told[-NARRATION_LINES:]),
+        names=names,
+    )
+
+
+def describe(position: Position, names: dict[str, str], lang: str, headline: str | None = None) -> str:
+    """The position in words for a screen reader (the board's <desc>): the headline (whose turn, or the
+    result), each team's pieces at home, on the road and killed, then every occupied cell from team A's end."""
+    parts = [headline] if headline else []
+    for team in ("A", "B"):
+        seats = [seat for seat in position.rules.seats if seat[0] == team]
+        players = ", ".join(names.get(seat, seat) for seat in seats)
+        parts.append(wt("desc.team", lang, team=team, players=players,
+                        home=sum(position.home(seat) for seat in seats),
+                        road=sum(position.on_road(seat) for seat in seats),
+                        kills=sum(position.kills(seat) for seat in seats)))
+    cells = []
+    for cell, stack in position.stacks():
+        owner = names.get(stack.owner, stack.owner)
+        under = stack.pieces[1:]
+        if under:
+            cells.append(wt("desc.stack", lang, cell=cell, owner=owner,
+                            under=", ".join(names.get(seat, seat) for seat in under)))
+        else:
+            cells.append(wt("desc.piece", lang, cell=cell, owner=owner))
+    parts.append(wt("desc.road", lang, cells="; ".join(cells)) if cells else wt("desc.empty", lang))
+    return " ".join(parts)

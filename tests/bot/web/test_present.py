@@ -1,0 +1,48 @@
+"""What a game page says: one step per throw and move with its sentence, the position in words for a screen
+reader, and the advantage chart's points."""
+
+from __future__ import annotations
+
+from bot.sessions import GameState
+from bot.web.chart import advantage_chart
+from bot.web.present import describe, facts, plain, steps
+from puluc import Position, Rules
+from tests.helpers import at, finished_bell_game
+
+
+async def test_every_throw_and_move_is_a_step_with_its_sentence() -> None:
+    state: GameState = await finished_bell_game(moves=6)
+    story = steps(state, "en")
+    assert len(story) == len(state.record) + 1
+    assert story[0].kind == "start" and "starts" in story[0].caption
+    moves = [step for step in story if step.kind == "move"]
+    assert len(moves) == 6 and all("alice" in step.caption or "bob" in step.caption for step in moves)
+    assert all(step.last is not None for step in moves)
+    assert story[-1].position == state.position
+
+
+async def test_the_page_says_the_result_and_the_story_in_the_readers_language() -> None:
+    state = await finished_bell_game(moves=4)
+    english, french = facts(state, "en"), facts(state, "fr")
+    assert english.result is not None and "wins" in english.result
+    assert french.result is not None and french.result != english.result
+    assert len(english.narration) == 4 and english.turn is None
+    assert [team for team, _, _ in english.teams] == ["A", "B"]
+
+
+def test_the_position_in_words_names_every_occupied_cell() -> None:
+    rules = Rules.preset("bell")
+    position: Position = at(rules, {3: "A1+", 6: "B1A1+"}, "A1:3,B1:4", "A1:0,B1:0", "A1")
+    text = describe(position, {"A1": "alice", "B1": "bob"}, "en", "alice's turn")
+    assert text.startswith("alice's turn Team A (alice): 3 at home, 2 on the road")  # the captive too
+    assert "cell 3: alice" in text and "cell 6: bob on top of alice" in text
+
+
+def test_discord_markup_is_left_out() -> None:
+    assert plain("**Team A** wins `2:H` ~~no~~") == "Team A wins 2:H no"
+
+
+def test_the_chart_needs_two_points_and_says_what_it_shows() -> None:
+    assert advantage_chart([(0, 0.5)], 10, "en") is None
+    chart = advantage_chart([(0, 0.5), (5, None), (10, 0.9)], 10, "en")
+    assert chart is not None and "<title" in chart and "from 50% at the start to 90% at the end" in chart
