@@ -57,6 +57,9 @@ from bot.storage.shards import Shards
 from bot.storage.sql.port import Clock, Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
 from bot.ui import i18n
+from bot.ui.links import WebLinks
+from bot.web.context import WebContext
+from bot.web.server import build_app
 from puluc import GameRecord, Move, Position, Rules
 from renderer.sample import random_game
 
@@ -685,6 +688,7 @@ class FakeDiscord:
 ACTIVITY_CLIENT_ID = 1057489987654321012  # the application TOKEN belongs to
 ACTIVITY_SECRET = "fake-client-secret-0123456789abcd"
 ACTIVITY_INSTANCE = "i-1057489987654321012-1"
+ACTIVITY_WEB_SECRET = "a-long-random-web-secret-0123456789abcdef"
 ACTIVITY_LOCALES = ("fr", "en-US", "uk", "es-ES", "it")  # alice's to eve's Discord clients
 
 
@@ -692,7 +696,7 @@ def activity_config(path: Path, **overrides: Any) -> Config:
     """`make_config` with the Discord Activity turned on (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET) and the
     web pages it is mounted on served by the bot's process (on any free port)."""
     return make_config(path, activity_client=ActivityClient(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET), web_port=0,
-                       web_secret="a-long-random-web-secret-0123456789abcdef", **overrides)
+                       web_secret=ACTIVITY_WEB_SECRET, **overrides)
 
 
 def fake_discord_for(world: World) -> FakeDiscord:
@@ -749,8 +753,11 @@ async def activity_page(world: World, fake: FakeDiscord, clock: FakeClock, *, dr
     shards as the Activity sees them."""
     async with fake.serve() as api_url:
         settings = ActivitySettings(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN, api_url, shards=shards)
-        app = web.Application()
-        activity = add_activity_routes(app, services(world.env.bot), settings, clock=clock, draw=draw)
+        # The web companion's own application (its headers and limits), as the bot's start-up mounts it.
+        games = services(world.env.bot)
+        context = WebContext(games.storage, WebLinks(ACTIVITY_WEB_SECRET), games.compute)
+        app, _ = build_app(context, manager=games.manager)
+        activity = add_activity_routes(app, games, settings, clock=clock, draw=draw)
         if more is not None:
             more(app)
         async with TestClient(TestServer(app)) as client:

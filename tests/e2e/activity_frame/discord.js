@@ -20,6 +20,9 @@ const query = new URLSearchParams({
   channel_id: params.get('channel'),
 });
 frame.src = `/activity/?${query}`;
+// Sized by attributes: the web companion's policy allows no inline style.
+frame.setAttribute('width', String(window.innerWidth - 20)); // the body's margins and the frame's border
+frame.setAttribute('height', String(window.innerHeight));
 document.body.append(frame);
 
 const FRAME = 1;
