@@ -11,8 +11,9 @@ from __future__ import annotations
 from bot.ui.pictures import BoardRequest, advantage, move_labels
 
 
-def board_svg(request: BoardRequest) -> str:
-    """The SVG of the game message's board (`bot.ui.pictures.draw_board` draws its PNG)."""
+def board_svg(request: BoardRequest, description: str | None = None) -> str:
+    """The SVG of the game message's board (`bot.ui.pictures.draw_board` draws its PNG); `description`: the
+    position in words for screen readers (its <desc>)."""
     from renderer import render_board_svg
 
     position = request.position
@@ -24,5 +25,6 @@ def board_svg(request: BoardRequest) -> str:
         advantage=advantage(position, request.seed, request.seq, request.bar_ms),
         names=request.names,
         texts=request.texts,
+        description=description,
     )
     return svg
