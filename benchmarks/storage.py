@@ -211,6 +211,7 @@ async def fill(url: str, args: argparse.Namespace, now: float) -> None:
         async with storage.tables.bulk_load() as bulk:
             await Filler(args.players, args.games, args.guilds, args.running, now).fill(bulk, say)
         await storage.tables.rebuild_ladder_counts()
+        await storage.tables.rebuild_player_totals()
         print(f"filled {args.players:,} players, {args.games:,} finished games, {args.running:,} running games "
               f"in {time.perf_counter() - started:.0f} s ({load_average()})", flush=True)
     finally:

@@ -172,7 +172,8 @@ class PulucBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=PulucTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names exactly whom it pings (`bot.ui.safe.pings`).
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.config = config
         self._seeds = seeds

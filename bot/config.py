@@ -44,10 +44,12 @@ from bot.config_spec import (
     DISCORD_API_URL,
     DISCORD_CLIENT_ID,
     DISCORD_CLIENT_SECRET,
+    FINISHED_GAME_RETENTION_DAYS,
     FONT_PATH,
     HEALTH_HOST,
     HEALTH_PORT,
     LIMIT_SETTINGS,
+    LOBBY_EXPIRY_SECONDS,
     LOG_FORMAT,
     LOG_LEVEL,
     MAX_OPEN_GAMES_PER_USER,
@@ -139,6 +141,8 @@ class Config:
     max_open_games_per_user: int = MAX_OPEN_GAMES_PER_USER.default
     # Every setting of LIMIT_SETTINGS by name (caps on games, rates of costly answers); `limit(spec)` reads one.
     limits: Mapping[str, int] = field(default_factory=lambda: {spec.name: spec.default for spec in LIMIT_SETTINGS})
+    lobby_expiry_seconds: int = LOBBY_EXPIRY_SECONDS.default
+    finished_game_retention_days: int = FINISHED_GAME_RETENTION_DAYS.default  # 0: keep every finished game's moves
     workers: int | None = None  # None: one worker process per core (bot.compute.default_workers)
     font_path: Path | None = None
     # SHARD_COUNT and SHARD_IDS; None (neither set): one process runs every server, as discord.py shards it.
@@ -287,6 +291,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         command_cooldown_seconds=found.number(values, COMMAND_COOLDOWN_SECONDS),
         max_open_games_per_user=found.number(values, MAX_OPEN_GAMES_PER_USER),
         limits={spec.name: found.number(values, spec) for spec in LIMIT_SETTINGS},
+        lobby_expiry_seconds=found.number(values, LOBBY_EXPIRY_SECONDS),
+        finished_game_retention_days=found.number(values, FINISHED_GAME_RETENTION_DAYS),
         workers=found.check(WORKERS.name, lambda: _workers(values), None),
         font_path=found.check(FONT_PATH.name, lambda: _font_path(values, base), None),
         shards=found.check(SHARD_COUNT.name, lambda: _shards(values), None),

@@ -32,12 +32,14 @@ __all__ = [
     "DISCORD_CLIENT_ID",
     "DISCORD_CLIENT_SECRET",
     "DISCORD_TOKEN",
+    "FINISHED_GAME_RETENTION_DAYS",
     "FONT_PATH",
     "HEALTH_HOST",
     "HEALTH_PORT",
     "HINTS_PER_MEMBER",
     "HINTS_PER_SERVER",
     "LIMIT_SETTINGS",
+    "LOBBY_EXPIRY_SECONDS",
     "LOG_FORMAT",
     "LOG_LEVEL",
     "MAX_AI_GAMES_PER_SERVER",
@@ -214,6 +216,12 @@ RULES_PICTURES_PER_MEMBER = NumberSetting(
 RULES_PICTURES_PER_SERVER = NumberSetting(
     "RULES_PICTURES_PER_SERVER", int, 30, 0, 6_000, "rules and help pages a minute"
 )
+# A lobby (or challenge) nobody starts closes after this long, so it does not hold its channel and its host's
+# open-game count for ever; from a minute to a week.
+LOBBY_EXPIRY_SECONDS = NumberSetting("LOBBY_EXPIRY_SECONDS", int, 3600, 60, 604_800, "seconds")
+# 0 keeps every finished game's moves for ever. Otherwise the moves (event logs) of games finished more than
+# this many days ago are pruned once a day; results, ratings and history lines stay, replays of them do not.
+FINISHED_GAME_RETENTION_DAYS = NumberSetting("FINISHED_GAME_RETENTION_DAYS", int, 0, 0, 36_500, "days")
 # Boards, charts, replays, AI moves and hints run in this many worker processes (bot/compute.py); 0 runs them
 # in threads of the bot's own process (one core), for tiny hosts and tests. More workers than cores only
 # adds memory (each worker holds its own fonts and tables).
@@ -311,6 +319,8 @@ SETTINGS: tuple[Setting, ...] = (
     CHARTS_PER_SERVER,
     RULES_PICTURES_PER_MEMBER,
     RULES_PICTURES_PER_SERVER,
+    LOBBY_EXPIRY_SECONDS,
+    FINISHED_GAME_RETENTION_DAYS,
     WORKERS,
     FONT_PATH,
     SHARD_COUNT,

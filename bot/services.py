@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 import discord
@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.compute import ComputePool
 from bot.config import Config
 from bot.limits import Cache, RateLimits, lanes
+from bot.retention import Retention
 from bot.sessions import SessionManager
 from bot.sessions.calls import TurnCaller
 from bot.storage import Storage
@@ -55,6 +56,9 @@ class Cooldowns:
         self._last = {uid: t for uid, t in self._last.items() if now - t < self.seconds}  # keep it small
         self._last[user_id] = now
 
+    def forget(self, user_id: int) -> None:
+        self._last.pop(user_id, None)
+
 
 @dataclass
 class GameServices:
@@ -73,6 +77,19 @@ class GameServices:
     # names), a rules or help picture by (page, language).
     replays: Cache[tuple[int, str, tuple[str, ...]], tuple[bytes, str]]
     pictures: Cache[tuple[str, str, str], bytes]
+    retention: Retention  # prunes old finished games' moves (bot.retention)
+    # Whatever else keeps a member's id or name in memory (a cache) registers here to forget them.
+    forget_hooks: list[Callable[[int], None]] = field(default_factory=list)
+
+    async def forget(self, user_id: int) -> None:
+        """Forget-me in memory, after the storage has forgotten the member: open tournaments (their cards are
+        edited), cooldowns, DM notes, challenge pings and every registered cache."""
+        await self.tournaments.forget(user_id)
+        self.cooldowns.forget(user_id)
+        self.notes.forget(user_id)
+        self.presenter.forget_member(user_id)
+        for hook in self.forget_hooks:
+            hook(user_id)
 
 
 def compute_of(client: discord.Client) -> ComputePool:

@@ -18,6 +18,7 @@ from bot.compute import ComputePool
 from bot.config import Config
 from bot.config_spec import MAX_AI_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER, MAX_OPEN_GAMES_PER_SERVER
 from bot.limits import Cache, RateLimits, lanes
+from bot.retention import Retention
 from bot.services import Cooldowns, GameServices, discord_clock, mentions_of
 from bot.sessions import ActionResult, Limits, MovePicker, SessionManager, engine_picker
 from bot.sessions.calls import PingDelays, TurnCaller
@@ -51,7 +52,8 @@ async def start_game_services(
         limits=Limits(max_open_per_host=config.max_open_games_per_user, ai_delay=config.ai_move_delay_seconds,
                       max_open_per_server=config.limit(MAX_OPEN_GAMES_PER_SERVER),
                       max_ai_per_host=config.limit(MAX_AI_GAMES_PER_USER),
-                      max_ai_per_server=config.limit(MAX_AI_GAMES_PER_SERVER)),
+                      max_ai_per_server=config.limit(MAX_AI_GAMES_PER_SERVER),
+                      lobby_expiry=config.lobby_expiry_seconds),
         shards=config.shards,
     )
 
@@ -87,10 +89,12 @@ async def start_game_services(
     calls.start()
     manager.start_timers()
     tournaments.start_timers()
+    retention = Retention(storage.games, config.finished_game_retention_days, shards=config.shards)
+    retention.start()
     log.info("game services started with %d open games", loaded)
     return GameServices(config, storage, manager, presenter, Cooldowns(config.command_cooldown_seconds, clock),
                         tournaments, compute, languages, calls=calls, notes=notes,
-                        limits=RateLimits(config.limits, clock),
+                        retention=retention, limits=RateLimits(config.limits, clock),
                         replays=Cache(REPLAYS_KEPT, REPLAY_BYTES_KEPT, replay_size),
                         pictures=Cache(PICTURES_KEPT))
 
@@ -107,6 +111,7 @@ def replay_size(files: tuple[bytes, str]) -> int:
 
 
 async def stop_game_services(found: GameServices) -> None:
+    await found.retention.stop()
     await found.tournaments.stop_timers()
     await found.manager.stop_timers()
     await found.calls.stop()

@@ -24,6 +24,16 @@ class GameNotOpen(SessionError):
     key = "error.game_finished"
 
 
+class ReplayPruned(SessionError):
+    """A finished game whose moves were pruned (FINISHED_GAME_RETENTION_DAYS): its result stands, its replay
+    is gone."""
+
+    key = "retention.pruned"
+
+    def __init__(self, detail: str, *, game_id: int) -> None:
+        super().__init__(detail, game_id=game_id)
+
+
 class NoGameHere(SessionError):
     key = "error.no_game_here"
 

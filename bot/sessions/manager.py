@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from bot.compute import ComputePool
 from bot.config_spec import (
     AI_MOVE_DELAY_SECONDS,
+    LOBBY_EXPIRY_SECONDS,
     MAX_AI_GAMES_PER_SERVER,
     MAX_AI_GAMES_PER_USER,
     MAX_OPEN_GAMES_PER_SERVER,
@@ -34,6 +35,7 @@ from bot.sessions.errors import (
     GameNotOpen,
     NotAPlayer,
     NotSaved,
+    ReplayPruned,
     SelfChallenge,
     ServerAIGamesFull,
     ServerGamesFull,
@@ -41,7 +43,7 @@ from bot.sessions.errors import (
     TooManyGames,
 )
 from bot.sessions.ports import GameRecords
-from bot.sessions.rebuild import CorruptGame, read_game, read_open_games
+from bot.sessions.rebuild import CorruptGame, read_game, read_open_games, state_from_log
 from bot.sessions.results import ActionResult, Joined
 from bot.sessions.saving import storage_errors
 from bot.sessions.session import Advisor, Clock, GameSession, MovePicker
@@ -137,14 +139,15 @@ class KeyedLocks:
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The settings the session layer obeys; the defaults are those of MAX_OPEN_GAMES_PER_USER,
-    AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER and MAX_AI_GAMES_PER_SERVER
-    (bot/config_spec.py)."""
+    AI_MOVE_DELAY_SECONDS, MAX_OPEN_GAMES_PER_SERVER, MAX_AI_GAMES_PER_USER, MAX_AI_GAMES_PER_SERVER and
+    LOBBY_EXPIRY_SECONDS (bot/config_spec.py)."""
 
     max_open_per_host: int = MAX_OPEN_GAMES_PER_USER.default
     ai_delay: float = AI_MOVE_DELAY_SECONDS.default
     max_open_per_server: int = MAX_OPEN_GAMES_PER_SERVER.default
     max_ai_per_host: int = MAX_AI_GAMES_PER_USER.default
     max_ai_per_server: int = MAX_AI_GAMES_PER_SERVER.default
+    lobby_expiry: float = LOBBY_EXPIRY_SECONDS.default
 
 
 class SessionManager:
@@ -169,6 +172,10 @@ class SessionManager:
         self.seeds = seeds  # where game seeds come from; replaceable for reproducible games (tests, demos)
         self.limits = limits
         self._sessions: dict[int, GameSession] = {}
+        # Indexes over `_sessions`, kept with it by `_add` and `_drop`: the open game of each channel or thread,
+        # and the open games of each host (every command and autocomplete keystroke looks these up).
+        self._by_channel: dict[int, GameSession] = {}
+        self._by_host: dict[int, set[int]] = {}
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
         self._change_listeners: list[ChangeListener] = []
@@ -182,14 +189,17 @@ class SessionManager:
     # -- lifecycle --------------------------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every open game from the database (replayed off the event loop); return how many loaded."""
-        states, corrupt = await read_open_games(self.records, self.owns)
-        for bad in corrupt:
-            log.error("%s; it stays in the database untouched and is not loaded", bad)
-        for state in states:
-            self._add(state)
-        log.info("reloaded %d open games", len(states))
-        return len(states)
+        """Rebuild the open games of this process's shards from the database, a batch at a time (replayed off
+        the event loop); return how many loaded. Other shards' games are never read."""
+        loaded = 0
+        async for states, corrupt in read_open_games(self.records, self.shards):
+            for bad in corrupt:
+                log.error("%s; it stays in the database untouched and is not loaded", bad)
+            for state in states:
+                self._add(state)
+            loaded += len(states)
+        log.info("reloaded %d open games", loaded)
+        return loaded
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the games of this server (always, without shards)."""
@@ -231,12 +241,16 @@ class SessionManager:
             raise GameNotOpen(f"no open game {game_id}")
         return session
 
+    def find(self, game_id: int) -> GameSession | None:
+        """The open session of a game, or None."""
+        return self._sessions.get(game_id)
+
     def in_channel(self, channel_id: int) -> GameSession | None:
         """The open game in this channel or thread, if any."""
-        return next((s for s in self._sessions.values() if s.state.place.channel_id == channel_id), None)
+        return self._by_channel.get(channel_id)
 
     def open_count(self, host_id: int) -> int:
-        return sum(1 for s in self._sessions.values() if s.state.host_id == host_id)
+        return len(self._by_host.get(host_id, ()))
 
     @property
     def sessions(self) -> tuple[GameSession, ...]:
@@ -319,6 +333,20 @@ class SessionManager:
         except (GameNotFound, CorruptGame) as exc:
             raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
 
+    async def replay_state(self, game_id: int) -> GameState:
+        """A finished game to replay, read back from the database; ReplayPruned when its moves are no longer
+        kept, GameNotOpen when it cannot be read."""
+        try:
+            stored = await self.records.game_log(game_id)
+        except GameNotFound as exc:
+            raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
+        if stored.game.pruned_at is not None:
+            raise ReplayPruned(f"game {game_id}: its log was pruned", game_id=game_id)
+        try:
+            return await asyncio.to_thread(state_from_log, stored)
+        except CorruptGame as exc:
+            raise GameNotOpen(f"game {game_id} cannot be read: {exc}") from exc
+
     # -- internals --------------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -399,7 +427,7 @@ class SessionManager:
             game_id=game_id, place=place, host_id=host_id, variant=options.variant, rules=rules,
             ranked=options.ranked, turn_timer=options.turn_timer, status="lobby",
             seats=tuple(sorted(seats, key=lambda s: rules.seats.index(s.seat))), invited_id=invited_id,
-            tournament_id=tournament_id,
+            tournament_id=tournament_id, opened_at=self._clock(),
         )
         self._add(state)
         return state
@@ -409,8 +437,22 @@ class SessionManager:
                               advisor=self._advisor, ai_delay=self.limits.ai_delay, on_change=self._changed,
                               admit_ai=self._admit_ai)
         self._sessions[state.game_id] = session
-        self.deadlines.set(state.game_id, state.deadline if state.status == "running" else None)
+        self._by_channel[state.place.channel_id] = session
+        if state.host_id is not None:
+            self._by_host.setdefault(state.host_id, set()).add(state.game_id)
+        self.deadlines.set(state.game_id, self._due(state))
         return session
+
+    def lobby_expires(self, state: GameState) -> float | None:
+        """When a lobby nobody has started closes (None for a game that started, and for tournament matches,
+        whose tournament's round limit decides)."""
+        if state.status != "lobby" or state.tournament_id is not None or state.opened_at is None:
+            return None
+        return state.opened_at + self.limits.lobby_expiry
+
+    def _due(self, state: GameState) -> float | None:
+        """When the timer must next look at this game: its turn deadline, or the lobby's expiry."""
+        return state.deadline if state.status == "running" else self.lobby_expires(state)
 
     def _changed(self, result: ActionResult) -> None:
         state = result.state
@@ -421,14 +463,27 @@ class SessionManager:
                 # The action is saved; a listener's bug must not make it look refused.
                 log.exception("a change listener failed for game %d", state.game_id)
         if state.is_open:
-            self.deadlines.set(state.game_id, state.deadline)
+            self.deadlines.set(state.game_id, self._due(state))
         else:
             self.deadlines.set(state.game_id, None)
-            self._sessions.pop(state.game_id, None)
+            self._drop(state)
             for listener in self._end_listeners:
                 task = asyncio.get_running_loop().create_task(self._tell_end(listener, state))
                 self._ending.add(task)
                 task.add_done_callback(self._ending.discard)
+
+    def _drop(self, state: GameState) -> None:
+        """Forget a game that is over, and its place in the indexes."""
+        session = self._sessions.pop(state.game_id, None)
+        if session is None:
+            return
+        if self._by_channel.get(state.place.channel_id) is session:
+            del self._by_channel[state.place.channel_id]
+        if state.host_id is not None:
+            hosted = self._by_host.get(state.host_id, set())
+            hosted.discard(state.game_id)
+            if not hosted:
+                self._by_host.pop(state.host_id, None)
 
     async def _tell_end(self, listener: EndListener, state: GameState) -> None:
         try:
@@ -446,7 +501,12 @@ class SessionManager:
             # Each game fires in its own task (bot.sessions.timers); their actions (a read-back, the AI, a save)
             # are bounded together, their messages (Discord's answers, retries and 429 pauses) are not.
             async with self._fire_slots:
-                result = await session.on_deadline(self._clock())
+                if session.state.status == "lobby":
+                    result = await session.expire(self._clock(), self.lobby_expires(session.state))
+                    if result is not None:
+                        log.info("game %d: the lobby expired unstarted after %gs", game_id, self.limits.lobby_expiry)
+                else:
+                    result = await session.on_deadline(self._clock())
         except NotSaved as exc:
             # Nothing was played; the same deadline is tried again once the database may be back.
             log.warning("game %d: its timed action was not saved (%s); trying again in %gs", game_id, exc.reason,
@@ -454,8 +514,8 @@ class SessionManager:
             self.deadlines.set(game_id, self._clock() + RETRY_SECONDS)
             return
         if result is None:
-            if session.state.status == "running":
-                self.deadlines.set(game_id, session.state.deadline)
+            if session.state.is_open:
+                self.deadlines.set(game_id, self._due(session.state))
             return
         for listener in self._listeners:
             try:
@@ -463,6 +523,30 @@ class SessionManager:
             except Exception:
                 # Showing the result failed (Discord down, message deleted); the game itself moved on.
                 log.exception("a listener failed to show game %d", game_id)
+
+    async def close_where(self, *, guild_id: int | None = None, channel_id: int | None = None) -> list[ActionResult]:
+        """Call off every open game and lobby of a server, or of a channel or thread, the bot has lost (it left
+        the server; the channel was deleted): unrated, each logged once. Returns what was closed (the end
+        listeners, such as tournaments, hear of each); nothing is shown, since there is nowhere to show it."""
+        if (guild_id is None) == (channel_id is None):
+            raise ValueError("close_where takes exactly one of guild_id or channel_id")
+        if channel_id is not None:
+            found = self._by_channel.get(channel_id)
+            doomed = [found] if found is not None else []
+        else:
+            doomed = [s for s in self._sessions.values() if s.state.place.guild_id == guild_id]
+        closed: list[ActionResult] = []
+        for session in doomed:
+            try:
+                result = await session.close()
+            except NotSaved as exc:
+                log.warning("game %d: could not be closed (%s); it stays open", session.game_id, exc.reason)
+                continue
+            if result is not None:
+                where = f"channel {channel_id}" if channel_id is not None else f"server {guild_id}"
+                log.info("game %d closed unrated: the bot lost its %s", session.game_id, where)
+                closed.append(result)
+        return closed
 
     async def fire_due(self) -> list[int]:
         """Fire every deadline that has passed now (one pass of the timer loop; tests call this)."""

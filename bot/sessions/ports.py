@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Protocol
 
+from bot.storage.shards import Shards
 from bot.storage.types import UNCHANGED, EndReason, Event, FinishReport, GameLog, NewEvent, SeatSpec, Unchanged
 
 
@@ -79,6 +80,9 @@ class GameRecords(Protocol):
 
     async def cancel_game(self, game_id: int, payload: Mapping[str, Any] | None = None) -> None: ...
 
-    async def open_games(self) -> tuple[GameLog, ...]: ...
+    def open_game_batches(self, shards: Shards | None = None) -> AsyncIterator[tuple[GameLog, ...]]:
+        """The open games of servers on `shards` (None: all), with their logs, a batch at a time; other shards'
+        games are never read."""
+        ...
 
     async def game_log(self, game_id: int) -> GameLog: ...

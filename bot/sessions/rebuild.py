@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import TypeVar
 
 from bot.sessions.ports import GameRecords
 from bot.sessions.state import GameState, Place, SeatState, ai_level_name
+from bot.storage.shards import Shards
 from bot.storage.types import Event, Game, GameLog
 from puluc import InvalidRulesError, Move, Position, PulucError, Rules, Throw
 from puluc.record import MoveEvent, ThrowEvent
@@ -66,9 +67,10 @@ def state_from_log(stored: GameLog) -> GameState:
         winner=game.winner,
         scores=game.scores,
         end_reason=game.end_reason,
+        opened_at=game.created_at,
     )
-    if game.status == "lobby" or game.first_team is None:
-        return state
+    if game.status == "lobby" or game.first_team is None or game.pruned_at is not None:
+        return state  # nothing to replay: not started, or its log was pruned (retention)
     return _rebuild(state, stored)
 
 
@@ -140,9 +142,9 @@ def _rebuild_all(logs: tuple[GameLog, ...]) -> tuple[list[GameState], list[Corru
 
 
 async def read_open_games(
-    records: GameRecords, owned: Callable[[int | None], bool] = lambda guild_id: True
-) -> tuple[list[GameState], list[CorruptGame]]:
-    """Every open game (lobbies and running games) of a server `owned(guild_id)` accepts (this process's
-    shards), replayed in one worker thread, and those that failed."""
-    logs = tuple(stored for stored in await records.open_games() if owned(stored.game.guild_id))
-    return await asyncio.to_thread(_rebuild_all, logs)
+    records: GameRecords, shards: Shards | None = None
+) -> AsyncIterator[tuple[list[GameState], list[CorruptGame]]]:
+    """The open games (lobbies and running games) of servers on `shards` (None: every server), a batch at a
+    time as the storage reads them, each batch replayed in a worker thread: the games and those that failed."""
+    async for logs in records.open_game_batches(shards):
+        yield await asyncio.to_thread(_rebuild_all, logs)

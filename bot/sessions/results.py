@@ -7,6 +7,7 @@ Happenings are small frozen values in the game's own words (a throw, a move with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.sessions.state import Actor, GameState
 from bot.storage.types import EndReason, FinishReport
@@ -84,9 +85,15 @@ class Finished:
     report: FinishReport | None
 
 
+# Why a game was called off: by its host or a moderator, a challenge declined, by its tournament, because a
+# lobby nobody started expired (LOBBY_EXPIRY_SECONDS), or because its channel, thread or server is gone.
+CancelReason = Literal["host", "moderator", "declined", "tournament", "expired", "closed"]
+
+
 @dataclass(frozen=True, slots=True)
 class Cancelled:
     by_user_id: int | None
+    why: CancelReason = "host"
 
 
 Happening = Joined | Left | Arranged | Started | Thrown | Moved | TimedOut | TakenOver | Resigned | Finished | Cancelled

@@ -55,6 +55,7 @@ from bot.sessions.results import (
     ActionResult,
     Arranged,
     Cancelled,
+    CancelReason,
     Finished,
     Happening,
     Joined,
@@ -286,6 +287,23 @@ class GameSession:
                 raise GameOver(f"game {state.game_id} is {state.status}")
             return await self._cancel(state, None, "tournament")
 
+    async def expire(self, now: float, expires: float | None) -> ActionResult | None:
+        """Close a lobby nobody started by `expires` (None when it has started, ended or is not due yet)."""
+        async with self._acting():
+            state = self._state
+            if state.status != "lobby" or expires is None or expires > now:
+                return None
+            return await self._cancel(state, None, "expired")
+
+    async def close(self) -> ActionResult | None:
+        """Call the game off because the bot lost its place (its channel, thread or server): nobody wins and
+        nothing is rated. None when it had already ended."""
+        async with self._acting():
+            state = self._state
+            if not state.is_open:
+                return None
+            return await self._cancel(state, None, "closed")
+
     def bind_tournament(self, tournament_id: int) -> None:
         """Mark a reloaded game as a match of `tournament_id` (the game row does not say so; the tournament's
         match does)."""
@@ -411,12 +429,12 @@ class GameSession:
             self._commit(running, previous or state, draft.happenings[: len(happenings) + 1])
             raise
 
-    async def _cancel(self, state: GameState, user_id: int | None, by: str) -> ActionResult:
+    async def _cancel(self, state: GameState, user_id: int | None, by: CancelReason) -> ActionResult:
         with storage_errors():
             await self._records.cancel_game(state.game_id, {"by": by})
         seq = state.seq + 1 if state.status == "running" else state.seq
         new = replace(state, status="cancelled", end_reason="cancelled", deadline=None, seq=seq)
-        return self._commit(new, state, [Cancelled(user_id)])
+        return self._commit(new, state, [Cancelled(user_id, by)])
 
     async def _time_out(self, draft: Draft, seat: SeatState, previous: GameState) -> ActionResult:
         count = seat.timeouts + 1

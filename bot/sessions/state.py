@@ -193,6 +193,8 @@ class GameState:
     # The tournament this game is a match of: either seated player starts it, nobody leaves or cancels it,
     # and its result goes to the tournament (bot.tournaments). Set at creation and after a reload.
     tournament_id: int | None = None
+    # When the game was created: a lobby nobody starts closes LOBBY_EXPIRY_SECONDS later (bot.sessions.manager).
+    opened_at: float | None = None
 
     # -- seats ------------------------------------------------------------------------------------------
 

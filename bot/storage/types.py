@@ -35,6 +35,15 @@ class Unchanged(Enum):
 UNCHANGED = Unchanged.UNCHANGED
 
 
+class AllServers(Enum):
+    """Marks a read of a player's data from every server (their own export), not one server's."""
+
+    ALL_SERVERS = "all servers"
+
+
+ALL_SERVERS = AllServers.ALL_SERVERS
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's defaults for new games; None leaves a setting to the bot's default.
@@ -172,6 +181,7 @@ class Game:
     updated_at: float
     finished_at: float | None
     seats: tuple[Seat, ...]
+    pruned_at: float | None = None  # when its event log was pruned (FINISHED_GAME_RETENTION_DAYS); then no replay
 
     def seat(self, name: str) -> Seat:
         for seat in self.seats:

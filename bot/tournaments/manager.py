@@ -18,6 +18,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.state import GameOptions, GameState, Player
 from bot.sessions.timers import DeadlineScheduler
 from bot.storage.errors import AlreadyEntered, TournamentNotFound
+from bot.storage.types import FORGOTTEN_NAME
 from bot.tournaments import formats
 from bot.tournaments.errors import (
     AlreadyInTournament,
@@ -87,13 +88,13 @@ class TournamentManager:
         """Rebuild every open tournament of this process's servers after the games are loaded: mark their match
         games, and tick each running one at once (to record what ended meanwhile and open any room still
         missing)."""
-        for tournament in await self._records.open_tournaments():
+        for tournament in await self._records.open_tournaments(self._games.shards):
             if not self._games.owns(tournament.guild_id):
-                continue  # another bot process runs this server's shard, and its tournaments
+                continue  # another bot process runs this server's shard (the query left it out already)
             self._open[tournament.tournament_id] = tournament
             for match in tournament.matches:
                 if match.game_id is not None and not match.decided:
-                    session = next((s for s in self._games.sessions if s.game_id == match.game_id), None)
+                    session = self._games.find(match.game_id)  # by id: no scan of every session
                     if session is not None:
                         session.bind_tournament(tournament.tournament_id)
             if tournament.status == "running":
@@ -225,6 +226,47 @@ class TournamentManager:
             await self._records.cancel_tournament(tournament_id)
             tournament = replace(tournament, status="cancelled", round_deadline=None, finished_at=self._clock())
             return await self._keep(tournament, [TournamentCancelled(user_id)])
+
+    async def close_where(self, *, guild_id: int | None = None, channel_id: int | None = None) -> int:
+        """Call off the open tournaments of a server the bot left, or of a deleted channel: their match games
+        stop and nothing more is played (each logged once). Returns how many were called off."""
+        if (guild_id is None) == (channel_id is None):
+            raise ValueError("close_where takes exactly one of guild_id or channel_id")
+        doomed = [t.tournament_id for t in self._open.values()
+                  if (t.guild_id == guild_id if guild_id is not None else t.channel_id == channel_id)]
+        for tournament_id in doomed:
+            async with self._lock(tournament_id):
+                tournament = self._open.get(tournament_id)
+                if tournament is None:
+                    continue
+                await self._rounds.call_off_all(tournament)
+                await self._records.cancel_tournament(tournament_id)
+                log.info("tournament %d called off: the bot lost its %s", tournament_id,
+                         "server" if guild_id is not None else "channel")
+                await self._keep(replace(tournament, status="cancelled", round_deadline=None,
+                                         finished_at=self._clock()), [])
+        return len(doomed)
+
+    async def forget(self, user_id: int) -> list[TournamentUpdate]:
+        """Forget-me's part in memory, once the storage has forgotten the member: the open tournaments they
+        organise no longer name them, and any entry of theirs shows a former player. Each changed tournament
+        is told to the listeners (its card no longer mentions them)."""
+        updates: list[TournamentUpdate] = []
+        for tournament_id in list(self._open):
+            async with self._lock(tournament_id):
+                tournament = self._open.get(tournament_id)
+                if tournament is None:
+                    continue
+                mine = tournament.creator_id == user_id
+                entered = tournament.entrant_of(user_id) is not None
+                if not (mine or entered):
+                    continue
+                entrants = tuple(replace(e, user_id=None, display_name=FORGOTTEN_NAME) if e.user_id == user_id
+                                 else e for e in tournament.entrants)
+                tournament = replace(tournament, creator_id=None if mine else tournament.creator_id,
+                                     entrants=entrants)
+                updates.append(await self._keep(tournament, []))
+        return updates
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         """Remember the announcement message that carries the tournament's buttons."""

@@ -14,6 +14,7 @@ from bot.compute import ComputePool
 from bot.limits import ADJUDICATION_LANE, lanes
 from bot.seeds import ai_rng
 from bot.sessions.state import GameState, Place
+from bot.storage.shards import Shards
 from bot.tournaments.results import TournamentUpdate
 from bot.tournaments.types import DecidedBy, Entrant, Match, Outcome, Tournament, TournamentSettings
 
@@ -78,8 +79,8 @@ class TournamentRecords(Protocol):
         """A tournament with its entrants and matches; TournamentNotFound when there is none."""
         ...
 
-    async def open_tournaments(self) -> tuple[Tournament, ...]:
-        """Every open or running tournament (what start-up rebuilds)."""
+    async def open_tournaments(self, shards: Shards | None = None) -> tuple[Tournament, ...]:
+        """Every open or running tournament of servers on `shards`, None: all (what start-up rebuilds)."""
         ...
 
     async def guild_tournaments(self, guild_id: int, limit: int = 25) -> tuple[Tournament, ...]:

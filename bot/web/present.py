@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.cogs.games.texts import game_title, move_sentence, pass_sentence, seat_name, throws_text
+from bot.cogs.games.texts import game_title, move_sentence, pass_sentence, seat_label, throws_text
 from bot.sessions import GameState
 from bot.ui.i18n import t
 from bot.web.i18n import wt
@@ -67,7 +67,8 @@ class GameFacts:
 
 
 def _names(state: GameState, lang: str) -> dict[str, str]:
-    return {seat.seat: plain(seat_name(seat, lang)) for seat in state.seats}
+    # The names as typed: a page escapes them as HTML (Discord's escaping, `seat_name`, is for messages).
+    return {seat.seat: plain(seat_label(seat, lang)) for seat in state.seats}
 
 
 def steps(state: GameState, lang: str) -> list[Step]:

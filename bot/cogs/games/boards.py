@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.cogs.games.texts import seat_name
+from bot.cogs.games.texts import seat_label
 from bot.sessions import GameState
 from bot.ui.board_words import board_words
 from bot.ui.i18n import DEFAULT_LANGUAGE, language_for
@@ -26,8 +26,8 @@ def board_texts(lang: str) -> Mapping[str, str]:
 
 
 def seat_names(state: GameState, lang: str) -> dict[str, str]:
-    """Each seat's player as the text of the game message names them ("AI (hard)" for the AI)."""
-    return {seat.seat: seat_name(seat, lang) for seat in state.seats}
+    """Each seat's player as a picture names them ("AI (hard)" for the AI; a name drawn as typed)."""
+    return {seat.seat: seat_label(seat, lang) for seat in state.seats}
 
 
 def labelled(state: GameState) -> bool:

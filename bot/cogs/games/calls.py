@@ -22,6 +22,7 @@ from bot.storage.errors import StorageError
 from bot.storage.types import MemberSettings, NotifyMode
 from bot.ui.i18n import language_for, t
 from bot.ui.languages import GuildLanguages
+from bot.ui.safe import pings, plain
 
 log = logging.getLogger(__name__)
 
@@ -54,15 +55,9 @@ def time_left(seconds: float, lang: str) -> str:
     return t("time.seconds", lang, count=whole)
 
 
-def plain(text: str) -> str:
-    """A member-supplied name (a server's, a channel's) shown as written: no markdown, no mentions."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
-
-
 def call_mentions(user_id: int) -> discord.AllowedMentions:
     """A call notifies exactly the member it calls, whatever else its text holds."""
-    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=user_id)],
-                                   replied_user=False)
+    return pings(user_id)
 
 
 def channel_text(notice: Notice, lang: str) -> str:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -39,7 +40,14 @@ def _descriptions(command: str, options: tuple[str, ...]) -> dict[str, app_comma
 
 
 def player_of(user: discord.abc.User) -> Player:
-    return Player(user.id, user.display_name)
+    """The player a member is, under their global name: a server nickname stays in its server, while the stored
+    name appears in global leaderboards, profiles and other servers' views."""
+    return Player(user.id, global_name(user))
+
+
+def global_name(user: discord.abc.User) -> str:
+    """The member's name across Discord (their display name, else their username), never a server nickname."""
+    return user.global_name or user.name
 
 
 def split_by_skill(seats: list[str], teams: dict[str, str], skills: dict[str, ratings.Skill]) -> Split[str]:
@@ -71,6 +79,27 @@ class Lobby(PulucCog):
     @property
     def games(self) -> GameServices:
         return services(self.bot)
+
+    # -- places the bot loses: their games and lobbies close (unrated, logged once) ----------------------
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.games.tournaments.close_where(guild_id=guild.id)
+        await self._close(self.games.manager.close_where(guild_id=guild.id))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.games.tournaments.close_where(channel_id=channel.id)
+        await self._close(self.games.manager.close_where(channel_id=channel.id))
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._close(self.games.manager.close_where(channel_id=payload.thread_id))
+
+    async def _close(self, closing: Awaitable[list[ActionResult]]) -> None:
+        # There is nowhere left to show them: the game messages are gone with their channel.
+        for result in await closing:
+            self.games.presenter.drop(result.game_id)
 
     # -- options ----------------------------------------------------------------------------------------
 

@@ -14,13 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import PulucCog, place_of
-from bot.cogs.games.calls import jump_link, plain
+from bot.cogs.games.calls import jump_link
 from bot.cogs.games.texts import game_title, seat_name
 from bot.services import GameServices, services
 from bot.sessions import GameState, SeatState
 from bot.storage.types import NOTIFY_MODES, NotifyMode
 from bot.ui.i18n import choices, command_description, command_name, language_for, option_description, option_name, t
 from bot.ui.replies import Refusal, acknowledge
+from bot.ui.safe import plain
 
 MAX_LISTED = 25  # games shown by /puluc games; the rest are counted
 MAX_DESCRIPTION = 4_000  # an embed's description holds 4,096 characters: room for the count of the rest
@@ -29,7 +30,7 @@ COLOUR_GAMES = discord.Colour.dark_green()
 
 
 def shown_name(seat: SeatState, lang: str) -> str:
-    return plain(seat_name(seat, lang))
+    return seat_name(seat, lang)  # made plain there (bot.ui.safe)
 
 
 def players_text(state: GameState, user_id: int, lang: str) -> str:

@@ -230,7 +230,7 @@ async def _launch(interaction: discord.Interaction[Any]) -> None:
 async def _replay(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:
     games.limits.take(REPLAY, interaction.user.id, interaction.guild_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    state = await games.manager.finished_state(component.game_id)
+    state = await games.manager.replay_state(component.game_id)
     replay = await replay_of(state, language_for(interaction.locale), interaction.filesize_limit,
                              games.compute, games.replays)
     await interaction.followup.send(replay.text, files=replay.files, ephemeral=True)

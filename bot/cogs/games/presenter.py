@@ -19,12 +19,14 @@ from bot.cogs.games import texts, views
 from bot.cogs.games.boards import board_request
 from bot.cogs.games.charts import Charts
 from bot.cogs.games.delivery import DISCORD_FAILURES, Healer, Publisher, Shown, describe, retrying
+from bot.cogs.games.pings import ChallengePings
 from bot.compute import ComputePool
 from bot.ops import metrics
 from bot.sessions import ActionResult, Finished, GameState, Moved, SessionManager
 from bot.sessions.errors import GameNotOpen, NotSaved
 from bot.ui.languages import GuildLanguages
 from bot.ui.pictures import draw_board
+from bot.ui.safe import pings
 from puluc import MoveEffect
 
 log = logging.getLogger(__name__)
@@ -36,23 +38,26 @@ NARRATION_LINES = 6
 
 @dataclass
 class Composed:
-    """One game message: text, embed, optional board PNG and components."""
+    """One game message: text, embed, optional board PNG and components, and the members it may ping (those
+    its text mentions on purpose; nobody else, whatever a name holds)."""
 
     content: str
     embed: discord.Embed
     view: discord.ui.View
     png: bytes | None = None
     gif: bytes | None = field(default=None, repr=False)
+    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
     def files(self) -> list[discord.File]:
         return [] if self.png is None else [discord.File(io.BytesIO(self.png), filename=texts.BOARD_FILE)]
 
     def send_kwargs(self) -> dict[str, Any]:
-        return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files()}
+        return {"content": self.content or None, "embed": self.embed, "view": self.view, "files": self.files(),
+                "allowed_mentions": self.mentions}
 
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content or None, "embed": self.embed, "view": self.view,
-                "attachments": self.files()}
+                "attachments": self.files(), "allowed_mentions": self.mentions}
 
 
 @dataclass
@@ -81,6 +86,7 @@ class Presenter:
         self._bar_ms = bar_ms
         self.activity = activity  # the Discord Activity is configured: game messages offer "Play on the board"
         self._screens: dict[int, GameScreen] = {}
+        self._challenge_pings = ChallengePings()
         self._healer = Healer(publisher, self._show_again, self._give_up)
         # Told (game id, event number) whenever a game's board is on screen: a turn ping waits for it.
         self.on_shown: Callable[[int, int], None] | None = None
@@ -112,10 +118,14 @@ class Presenter:
         narration = texts.narration(screen.narration, lang)[-NARRATION_LINES:] if screen is not None else []
         if state.status == "lobby":
             if state.invited_id is not None:
+                # Only a challenge's first message pings, and not again for a while for the same host and member.
+                ping = self._challenge_pings.allow(state.game_id, state.host_id, state.invited_id)
                 return Composed(texts.challenge_text(state, state.invited_id, lang),
-                                texts.lobby_embed(state, lang),
-                                views.challenge_view(state, state.invited_id, lang))
-            return Composed("", texts.lobby_embed(state, lang), views.lobby_view(state, lang))
+                                texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
+                                views.challenge_view(state, state.invited_id, lang),
+                                mentions=pings(state.invited_id) if ping else discord.AllowedMentions.none())
+            return Composed("", texts.lobby_embed(state, lang, self._manager.lobby_expires(state)),
+                            views.lobby_view(state, lang))
         png = None
         if state.position is not None:
             try:
@@ -228,6 +238,8 @@ class Presenter:
             state = self.latest(state)
             lang = await self.language(state)
             composed = await self.compose(state, lang)
+            # Anyone may ask for the board again: that must not ping a challenged member each time.
+            composed.mentions = discord.AllowedMentions.none()
             message = await self._answer(interaction, composed)
             await self._track(state, message)
             channel = await self.publisher.channel(state.place.channel_id)
@@ -321,6 +333,14 @@ class Presenter:
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._screen(game_id).lock
+
+    def forget_member(self, user_id: int) -> None:
+        """Forget-me: no record of whom this member challenged or was challenged by stays."""
+        self._challenge_pings.forget(user_id)
+
+    def drop(self, game_id: int) -> None:
+        """Forget a game that ended where it cannot be shown (its channel or server is gone)."""
+        self._forget(game_id)
 
     def _forget(self, game_id: int) -> None:
         self._screens.pop(game_id, None)

@@ -12,6 +12,7 @@ from bot import ratings
 from bot.config_spec import TURN_TIMER_CHOICES
 from bot.sessions import (
     MAX_TIMEOUTS,
+    Cancelled,
     Finished,
     GameState,
     Happening,
@@ -26,6 +27,7 @@ from bot.sessions import (
 from bot.storage.types import GLOBAL_SCOPE, FinishReport
 from bot.ui.i18n import UnknownMessageError, choice_name, join_list, t
 from bot.ui.numbers import signed
+from bot.ui.safe import plain
 from puluc import PRESETS, MoveEffect, Position, Rules, Throw
 
 COLOUR_LOBBY = discord.Colour(0xC9A227)
@@ -40,13 +42,24 @@ LEGEND_FILE = "legend.png"
 # --- names ---------------------------------------------------------------------------------------------
 
 
-def seat_name(seat: SeatState, lang: str) -> str:
-    """A seat's player as shown in text: the member's name, or "AI (hard)" in the reader's language."""
+def seat_label(seat: SeatState, lang: str) -> str:
+    """A seat's player as drawn in a picture: the member's name as typed, or "AI (hard)" in the reader's
+    language."""
     if seat.ai_level is not None:
         return t("seat.ai", lang, level=t(f"choice.difficulty.{seat.ai_level}", lang))
     if seat.taken_over:
         return t("seat.taken_over", lang, name=seat.name)
     return seat.name
+
+
+def seat_name(seat: SeatState, lang: str) -> str:
+    """A seat's player as shown in a message: `seat_label` with the member's name made plain (no mention,
+    link or markdown)."""
+    if seat.ai_level is not None:
+        return seat_label(seat, lang)
+    if seat.taken_over:
+        return t("seat.taken_over", lang, name=plain(seat.name))
+    return plain(seat.name)
 
 
 def seat_mention(seat: SeatState, lang: str) -> str:
@@ -227,7 +240,7 @@ class Told:
     timer_moved: bool = False  # a time-out: whether the bot moved for the player
 
 
-NARRATED = (Started, Thrown, Moved, TimedOut, TakenOver, Resigned)
+NARRATED = (Started, Thrown, Moved, TimedOut, TakenOver, Resigned, Cancelled)
 
 
 def told(happenings: Iterable[Happening], state: GameState) -> list[Told]:
@@ -265,9 +278,12 @@ def said(item: Told, lang: str) -> list[str]:
             key = "game.timed_out_played" if item.timer_moved else "game.timed_out"
             return [t(key, lang, player=who, count=count, limit=MAX_TIMEOUTS)]
         case TakenOver(seat=taken):
-            return [t("game.taken_over", lang, player=seat.name if seat is not None else taken, limit=MAX_TIMEOUTS)]
+            player = plain(seat.name) if seat is not None else taken
+            return [t("game.taken_over", lang, player=player, limit=MAX_TIMEOUTS)]
         case Resigned():
             return [t("game.resigned", lang, player=who)]
+        case Cancelled(why="expired"):
+            return [t("expiry.closed", lang)]
     return []
 
 
@@ -289,15 +305,18 @@ def _footer(state: GameState, lang: str) -> str:
     return t("game.footer", lang, mode=mode, timer=duration(state.turn_timer, lang), game_id=state.game_id)
 
 
-def lobby_embed(state: GameState, lang: str) -> discord.Embed:
-    """The lobby: seats by team, free seats marked, the host named."""
+def lobby_embed(state: GameState, lang: str, expires: float | None = None) -> discord.Embed:
+    """The lobby: seats by team, free seats marked, the host named, and when it closes unstarted."""
     embed = discord.Embed(title=game_title(state, lang), colour=COLOUR_LOBBY)
     host = state.seat_of(state.host_id) if state.host_id is not None else None
     if state.tournament_id is not None:
         a, b = state.seat("A1"), state.seat("B1")
-        embed.description = t("lobby.match_intro", lang, a=a.name if a else "?", b=b.name if b else "?")
+        embed.description = t("lobby.match_intro", lang, a=plain(a.name) if a else "?",
+                              b=plain(b.name) if b else "?")
     else:
-        embed.description = t("lobby.intro", lang, host=host.name if host else "?")
+        embed.description = t("lobby.intro", lang, host=plain(host.name) if host else "?")
+    if expires is not None:
+        embed.description += "\n" + t("expiry.lobby", lang, when=f"<t:{int(expires)}:R>")
     for team in ("A", "B"):
         lines = []
         for name in state.rules.seats:
@@ -316,7 +335,7 @@ def lobby_embed(state: GameState, lang: str) -> discord.Embed:
 def challenge_text(state: GameState, invited_id: int, lang: str) -> str:
     host = state.seat_of(state.host_id) if state.host_id is not None else None
     key = "challenge.invite_ranked" if state.ranked else "challenge.invite_casual"
-    return t(key, lang, opponent=f"<@{invited_id}>", host=host.name if host else "?",
+    return t(key, lang, opponent=f"<@{invited_id}>", host=plain(host.name) if host else "?",
              variant=game_variant(state, lang))
 
 
@@ -397,7 +416,7 @@ def end_embed(state: GameState, lang: str, narration: list[str], finished: Finis
 def ratings_text(report: FinishReport, state: GameState, lang: str) -> str:
     if report.unranked is not None:
         return t(f"game.unranked.{report.unranked.value}", lang, limit=ratings.REPEAT_LIMIT)
-    names = {s.user_id: s.name for s in state.seats if s.user_id is not None}
+    names = {s.user_id: plain(s.name) for s in state.seats if s.user_id is not None}
     lines = []
     for change in report.changes:
         if change.scope != GLOBAL_SCOPE:

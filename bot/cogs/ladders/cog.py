@@ -133,8 +133,12 @@ class Ladders(PulucCog):
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         lang = language_for(interaction.locale)
         target = user or interaction.user
-        games = await AckGrace(interaction).run(self.storage.players.game_history(target.id, HISTORY_LENGTH))
-        await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)))
+        # This server's games only (in direct messages, those played there), told only to the one who asked.
+        grace = AckGrace(interaction, ephemeral=True)
+        games = await grace.run(self.storage.players.game_history(target.id, HISTORY_LENGTH,
+                                                                  guild_id=interaction.guild_id))
+        await answer(interaction, embed=history_embed(target.display_name, games, lang, mentions_of(self.bot)),
+                     ephemeral=True)
 
     # -- replay -----------------------------------------------------------------------------------------
 
@@ -175,6 +179,8 @@ class Ladders(PulucCog):
             return "ladder.replay.cancelled"
         if game.status != "finished":
             return "ladder.replay.unfinished"
+        if game.pruned_at is not None:
+            return "retention.pruned"  # its moves are no longer kept (FINISHED_GAME_RETENTION_DAYS)
         return None
 
     # -- privacy ----------------------------------------------------------------------------------------
@@ -183,7 +189,7 @@ class Ladders(PulucCog):
     async def privacy(self, interaction: discord.Interaction[Any]) -> None:
         await acknowledge(interaction, ephemeral=True)
         data = await self.storage.players.personal_data(interaction.user.id)
-        embed = privacy_embed(data, language_for(interaction.locale))
+        embed = privacy_embed(data, language_for(interaction.locale), _retention_days(self.bot))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name=command_name("forget-me"), description=command_description("forget-me"))
@@ -203,11 +209,18 @@ def _web_leaderboard(scope_id: int, ladder: str, season: int | None) -> str | No
     return links.leaderboard(None if scope_id == GLOBAL_SCOPE else scope_id, ladder, season)
 
 
+def _retention_days(client: discord.Client) -> int:
+    """FINISHED_GAME_RETENTION_DAYS of a running bot (0, keep for ever, for a bare client)."""
+    config = getattr(client, "config", None)
+    return int(getattr(config, "finished_game_retention_days", 0))
+
+
 def _visible_to(game: Game, interaction: discord.Interaction[Any]) -> bool:
-    """A game is replayable in the server it was played in, and anywhere by those who played it."""
-    if game.guild_id == interaction.guild_id:
-        return True
-    return any(seat.user_id == interaction.user.id for seat in game.seats)
+    """A game is replayable in the server it was played in, and nowhere else: a server's games stay in it.
+    A game of direct messages is replayed in direct messages, by those who played it."""
+    if game.guild_id is not None:
+        return game.guild_id == interaction.guild_id
+    return interaction.guild_id is None and any(seat.user_id == interaction.user.id for seat in game.seats)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -30,6 +30,7 @@ from bot.storage.types import (
 )
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
+from bot.ui.safe import plain
 
 COLOUR_LADDER = discord.Colour(0xC9A227)
 COLOUR_PROFILE = discord.Colour(0x2E7D5B)
@@ -51,7 +52,7 @@ def player_name(name: str, lang: str) -> str:
     if level is not None:
         return t("seat.ai", lang, level=t(f"choice.difficulty.{level}", lang))
     shown = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(shown))
+    return plain(shown)
 
 
 def ladder_label(ladder: str, lang: str) -> str:
@@ -230,13 +231,16 @@ def history_embed(name: str, games: Sequence[GameSummary], lang: str, mention: M
 # --- privacy -------------------------------------------------------------------------------------------
 
 
-def privacy_embed(data: PersonalData, lang: str) -> discord.Embed:
-    """What the bot stores and why, then what it holds about this user, then how to erase it."""
+def privacy_embed(data: PersonalData, lang: str, retention_days: int = 0) -> discord.Embed:
+    """What the bot stores and why, how long finished games are kept (`retention_days`, 0: for ever), then
+    what it holds about this user, then how to erase it."""
     embed = discord.Embed(title=t("privacy.title", lang), description=t("privacy.intro", lang),
                           colour=COLOUR_PRIVACY)
     for section in PRIVACY_SECTIONS:
         embed.add_field(name=t(f"privacy.{section}.title", lang), value=t(f"privacy.{section}.body", lang),
                         inline=False)
+    kept = t("retention.days", lang, count=retention_days) if retention_days else t("retention.keep", lang)
+    embed.add_field(name=t("retention.title", lang), value=kept, inline=False)
     if data.display_name is None and data.seats == 0 and data.ratings == 0 and data.notify_mode is None:
         yours = t("privacy.yours_nothing", lang)
     else:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.ladders.embeds import leaderboard_embed, season_embed
-from bot.services import replays_of, storage_of
+from bot.services import GameServices, replays_of, storage_of
 from bot.storage.errors import PlayerInOpenGame
 from bot.ui.i18n import language_for, t
 from bot.ui.replies import AckGrace, answer, or_missing, report_error
@@ -178,9 +178,17 @@ async def turn_page(interaction: discord.Interaction[Any], owner: int, page_for:
         await report_error(interaction, exc)
 
 
+async def forget_in_memory(client: discord.Client, user_id: int) -> None:
+    """What the running bot holds in memory about a member who was just forgotten: open tournaments, caches."""
+    found = getattr(client, "games", None)
+    if isinstance(found, GameServices):
+        await found.forget(user_id)
+
+
 async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, user_id: int, issued: int) -> None:
     """The confirmation's buttons (already checked to be pressed by `user_id`)."""
     lang = language_for(interaction.locale)
+    forgotten = False
     try:
         grace = AckGrace(interaction, update=True)
         if not confirmed:
@@ -196,6 +204,7 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
                 # Counts only: the log must not keep the id of someone who asked to be forgotten.
                 log.info("forget-me: %d seats anonymised, %d ratings deleted", report.seats_anonymised,
                          report.ratings_deleted)
+                forgotten = True
                 kept = replays_of(interaction.client)
                 if kept is not None:
                     kept.clear()  # a kept replay shows the names of those who played it
@@ -204,6 +213,8 @@ async def answer_forget(interaction: discord.Interaction[Any], confirmed: bool, 
             await interaction.edit_original_response(content=text, view=None)
         else:
             await interaction.response.edit_message(content=text, view=None)
+        if forgotten:  # after the answer: this may edit tournament cards, which can take longer than Discord waits
+            await forget_in_memory(interaction.client, user_id)
     except Exception as exc:  # noqa: BLE001 - a component's last resort: the member is told, the error logged
         await report_error(interaction, exc)
 

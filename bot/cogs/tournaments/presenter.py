@@ -17,9 +17,11 @@ from bot.cogs.tournaments.texts import (
     decision_text,
     final_text,
     match_call,
+    match_players,
     room_name,
     round_embed,
     standings_embed,
+    title_of,
 )
 from bot.cogs.tournaments.views import card_view
 from bot.sessions.state import Place
@@ -39,6 +41,7 @@ from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.languages import GuildLanguages
 from bot.ui.replies import or_missing
+from bot.ui.safe import pings
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +92,9 @@ class TournamentPresenter:
                 case MatchOpened(match=opened, game=game):
                     room = await self._games.publisher.channel(opened.thread_id or 0)
                     if room is not None:
-                        await room.send(match_call(tournament, opened, lang))
+                        # The call pings exactly the match's two players.
+                        await room.send(match_call(tournament, opened, lang),
+                                        allowed_mentions=pings(*match_players(tournament, opened)))
                         await self._games.post(game, None, channel=room)
                 case MatchDecided(match=decided, stopped=stopped):
                     if stopped is not None:  # the game's own message shows it is over
@@ -100,7 +105,7 @@ class TournamentPresenter:
                 case TournamentFinished(winner=winner) if channel is not None:
                     await channel.send(final_text(tournament, winner, lang), embed=standings_embed(tournament, lang))
                 case TournamentCancelled() if channel is not None:
-                    await channel.send(t("tournament.cancelled", lang, name=tournament.settings.name))
+                    await channel.send(t("tournament.cancelled", lang, name=title_of(tournament)))
         # Rounds are announced last, once their rooms exist, so the pairings can link to them.
         for number in rounds:
             if channel is not None and number <= tournament.round:

@@ -15,6 +15,7 @@ from bot.tournaments.types import Match, Tournament
 from bot.ui.commands import Mention
 from bot.ui.i18n import t
 from bot.ui.numbers import decimal
+from bot.ui.safe import in_code, plain
 
 COLOUR_TOURNAMENT = discord.Colour(0xB8860B)
 MAX_LINES = 40  # lines of pairings or results in one message; the rest are counted
@@ -24,7 +25,13 @@ NAME_WIDTH = 16  # characters of a name in a standings table
 
 
 def name_of(tournament: Tournament, number: int) -> str:
-    return tournament.entrant(number).display_name
+    """An entrant's name as a message shows it: plain text (no mention, link or markdown)."""
+    return plain(tournament.entrant(number).display_name)
+
+
+def title_of(tournament: Tournament) -> str:
+    """The tournament's name as a message shows it: plain text (its organiser typed it)."""
+    return plain(tournament.settings.name)
 
 
 def percent(chance: float) -> str:
@@ -42,7 +49,7 @@ def summary(tournament: Tournament, lang: str) -> str:
 
 def card_embed(tournament: Tournament, lang: str, mention: Mention) -> discord.Embed:
     """The announcement: what it is, where it stands, who plays, and the command that shows the standings."""
-    embed = discord.Embed(title=t("tournament.card.title", lang, name=tournament.settings.name),
+    embed = discord.Embed(title=t("tournament.card.title", lang, name=title_of(tournament)),
                           colour=COLOUR_TOURNAMENT)
     lines = [summary(tournament, lang)]
     if tournament.status == "open":
@@ -58,7 +65,8 @@ def card_embed(tournament: Tournament, lang: str, mention: Mention) -> discord.E
     lines.append(t("tournament.card.standings", lang, standings=mention("puluc tournament standings")))
     embed.description = "\n".join(lines)
     entrants = sorted(tournament.entrants, key=lambda e: (e.seed or e.number))
-    names = [f"{e.seed}. {e.display_name} ({e.rating})" if e.seed is not None else e.display_name for e in entrants]
+    names = [f"{e.seed}. {plain(e.display_name)} ({e.rating})" if e.seed is not None else plain(e.display_name)
+             for e in entrants]
     shown = "\n".join(names)
     if len(shown) > 1000:
         shown = shown[:1000].rsplit("\n", 1)[0] + "\n…"
@@ -131,7 +139,7 @@ def _capped(lines: list[str], lang: str) -> list[str]:
 
 def round_embed(tournament: Tournament, round_no: int, lang: str) -> discord.Embed:
     """A new round: the last round's results, then who plays whom and where."""
-    embed = discord.Embed(title=t("tournament.round.title", lang, name=tournament.settings.name, round=round_no,
+    embed = discord.Embed(title=t("tournament.round.title", lang, name=title_of(tournament), round=round_no,
                                   rounds=tournament.rounds or 0), colour=COLOUR_TOURNAMENT)
     lines: list[str] = []
     pairings = []
@@ -155,7 +163,7 @@ def round_embed(tournament: Tournament, round_no: int, lang: str) -> discord.Emb
 
 def standings_embed(tournament: Tournament, lang: str) -> discord.Embed:
     """The table (round robin, Swiss) or the bracket (single elimination), as far as it has been played."""
-    embed = discord.Embed(title=t("tournament.standings.title", lang, name=tournament.settings.name),
+    embed = discord.Embed(title=t("tournament.standings.title", lang, name=title_of(tournament)),
                           colour=COLOUR_TOURNAMENT)
     if tournament.status == "open":
         embed.description = t("tournament.standings.not_started", lang)
@@ -189,7 +197,7 @@ def table_text(tournament: Tournament, lang: str) -> str:
     tiebreaks = f"{col('buchholz'):>5} {col('sonneborn'):>5}" if swiss else f"{col('sonneborn'):>5}"
     rows = [f"{'#':>3} {col('player'):<{NAME_WIDTH}} {col('points'):>4} {tiebreaks} {col('record'):>7}"]
     for row in table(tournament)[:MAX_LINES]:
-        name = name_of(tournament, row.entrant)[:NAME_WIDTH]
+        name = in_code(tournament.entrant(row.entrant).display_name)[:NAME_WIDTH]
         record = f"{row.wins}-{row.draws}-{row.losses}"
         sonneborn = f"{decimal(row.sonneborn_berger, lang, 2):>5}"
         extra = f"{decimal(row.buchholz, lang):>5} {sonneborn}" if swiss else sonneborn
@@ -220,16 +228,23 @@ def bracket_text(tournament: Tournament, lang: str) -> str:
 
 
 def final_text(tournament: Tournament, winner: int, lang: str) -> str:
-    return t("tournament.final", lang, name=tournament.settings.name, winner=name_of(tournament, winner))
+    return t("tournament.final", lang, name=title_of(tournament), winner=name_of(tournament, winner))
+
+
+def match_players(tournament: Tournament, match: Match) -> tuple[int | None, int | None]:
+    """The user ids a match's call pings (None for a forgotten player)."""
+    return tournament.entrant(match.a).user_id, tournament.entrant(match.b or match.a).user_id
 
 
 def match_call(tournament: Tournament, match: Match, lang: str) -> str:
     """The first words in a match's room: both players called, what it is, until when."""
     a, b = tournament.entrant(match.a), tournament.entrant(match.b or match.a)
     return t("tournament.match.call", lang, a=f"<@{a.user_id}>", b=f"<@{b.user_id}>", round=match.round,
-             name=tournament.settings.name, when=f"<t:{int(tournament.round_deadline or 0)}:R>")
+             name=title_of(tournament), when=f"<t:{int(tournament.round_deadline or 0)}:R>")
 
 
 def room_name(tournament: Tournament, match: Match, lang: str) -> str:
+    """The match thread's name: names as typed, since a thread's name renders neither mentions nor markdown."""
+    entrant = tournament.entrant
     return t("tournament.match.room", lang, name=tournament.settings.name, round=match.round,
-             a=name_of(tournament, match.a), b=name_of(tournament, match.b or match.a))[:100]
+             a=entrant(match.a).display_name, b=entrant(match.b or match.a).display_name)[:100]

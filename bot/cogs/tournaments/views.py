@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot import ratings
 from bot.cogs.games.lobby import player_of
+from bot.cogs.tournaments.texts import title_of
 from bot.services import GameServices, services
 from bot.tournaments.types import Tournament
 from bot.ui.i18n import language_for, t
@@ -125,7 +126,7 @@ def where(interaction: discord.Interaction[Any]) -> tuple[int, int]:
 
 
 async def confirm(interaction: discord.Interaction[Any], key: str, tournament: Tournament) -> None:
-    text = t(key, language_for(interaction.locale), name=tournament.settings.name,
+    text = t(key, language_for(interaction.locale), name=title_of(tournament),
              tournament_id=tournament.tournament_id)
     await interaction.followup.send(text, ephemeral=True)
 

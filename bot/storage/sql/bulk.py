@@ -27,6 +27,30 @@ async def count_rows(tx: Transaction) -> dict[str, int]:
     return {t.name: int(row[i]) for i, t in enumerate(TABLES)}
 
 
+# The profiles' aggregates recomputed from the games and the rating history (as their migration first made them).
+_TOTALS_OF = (
+    "INSERT INTO player_totals (user_id, scope, variant, games, kills, last_game_id) "
+    "SELECT s.user_id, {scope}, g.variant, count(*), coalesce(sum(s.kills), 0), max(g.game_id) "
+    "FROM seats s JOIN games g ON g.game_id = s.game_id WHERE g.status = 'finished' AND s.user_id IS NOT NULL "
+    "{server} GROUP BY s.user_id, {group}g.variant"
+)
+REBUILD_PLAYER_TOTALS = (
+    _TOTALS_OF.format(scope="0", server="", group=""),
+    _TOTALS_OF.format(scope="g.guild_id", server="AND g.guild_id IS NOT NULL", group="g.guild_id, "),
+    (
+        "INSERT INTO player_streaks (user_id, result, length) "
+        "WITH ordered AS (SELECT user_id, result, row_number() OVER (PARTITION BY user_id "
+        "ORDER BY played_at DESC, game_id DESC) AS n FROM rating_history WHERE scope = 0), "
+        "newest AS (SELECT user_id, result FROM ordered WHERE n = 1), "
+        "broken AS (SELECT o.user_id, min(o.n) AS n FROM ordered o JOIN newest w ON w.user_id = o.user_id "
+        "WHERE o.result <> w.result GROUP BY o.user_id), "
+        "counted AS (SELECT user_id, count(*) AS n FROM ordered GROUP BY user_id) "
+        "SELECT w.user_id, w.result, coalesce(b.n - 1, c.n) FROM newest w JOIN counted c ON c.user_id = w.user_id "
+        "LEFT JOIN broken b ON b.user_id = w.user_id"
+    ),
+)
+
+
 class BulkLoad:
     """Rows going into a database inside one open transaction, and what that transaction sees of them."""
 
@@ -68,6 +92,15 @@ class TableStore:
         async with self._db.write() as tx:
             yield BulkLoad(tx)
             await self._db.after_bulk_load(tx)
+
+    async def rebuild_player_totals(self) -> None:
+        """Recompute the profiles' aggregates (`player_totals`, `player_streaks`) from the games and the rating
+        history (after a bulk load that brought those only)."""
+        async with self._db.write() as tx:
+            await tx.execute("DELETE FROM player_totals")
+            await tx.execute("DELETE FROM player_streaks")
+            for statement in REBUILD_PLAYER_TOTALS:
+                await tx.execute(statement)
 
     async def rebuild_ladder_counts(self) -> None:
         """Recompute the rank counts from the ratings (after a bulk load that brought ratings only)."""

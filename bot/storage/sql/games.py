@@ -8,7 +8,7 @@ key (game_id, seq) refuses a number twice even if `last_seq` were wrong.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from bot.storage.changes import GAMES_CHANNEL
@@ -20,8 +20,9 @@ from bot.storage.errors import (
     GameStateError,
     HostLimitReached,
 )
+from bot.storage.shards import Shards
 from bot.storage.sql.ladders import rate_game
-from bot.storage.sql.leases import Leases
+from bot.storage.sql.leases import Leases, shard_condition
 from bot.storage.sql.port import Database, Row, Transaction
 from bot.storage.sql.server_settings import ensure_guild
 from bot.storage.types import (
@@ -41,6 +42,8 @@ from bot.storage.types import (
 )
 
 OPEN = "status IN ('lobby', 'running')"
+OPEN_GAMES_BATCH = 500  # games (with their logs) start-up reads and rebuilds at a time
+MAX_BATCH = 5_000  # bound parameters of one query stay far below both backends' limits
 _SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.consecutive_timeouts, s.kills"
 
 
@@ -387,7 +390,10 @@ class GameStore:
             )
             for seat, count in (kills or {}).items():
                 await tx.execute("UPDATE seats SET kills = ? WHERE game_id = ? AND seat = ?", count, game_id, seat)
-            return await rate_game(tx, self._db.dialect, game_id, winner, now)
+            report = await rate_game(tx, self._db.dialect, game_id, winner, now)
+            # After the rating, which locked the players' rows in id order: these rows are theirs.
+            await add_to_totals(tx, game_id)
+            return report
 
     # --- reading games -----------------------------------------------------------------------------------
 
@@ -409,18 +415,85 @@ class GameStore:
             )
         return GameLog(games[0], tuple(Event(r[0], r[1], json.loads(r[2]), r[3]) for r in rows))
 
-    async def open_games(self) -> tuple[GameLog, ...]:
-        """Every lobby and running game with its log, read in one snapshot: what start-up rebuilds."""
-        async with self._db.read() as tx:
-            games = await self._load_games(tx, OPEN)
-            rows = await tx.fetch(
-                "SELECT e.game_id, e.seq, e.kind, e.payload, e.created_at FROM games g "
-                f"JOIN events e ON e.game_id = g.game_id WHERE g.{OPEN} ORDER BY e.game_id, e.seq"
+    async def prune_finished(self, older_than: float, shards: Shards | None = None, *,
+                             batch: int = OPEN_GAMES_BATCH) -> int:
+        """Delete the event logs of games (of servers on `shards`; None: all) that finished or were cancelled
+        more than `older_than` seconds ago (by the store's clock, the one that stamped them), a batch of games
+        per transaction, and mark them pruned; their rows, seats, results and ratings stay. Returns how many
+        games were pruned."""
+        if not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"a batch holds 1 to {MAX_BATCH} games, not {batch}")
+        if older_than < 0:
+            raise ValueError(f"prune games finished a while ago, not {older_than} s in the future")
+        before = self._db.clock() - older_than
+        where = "pruned_at IS NULL AND status IN ('finished', 'cancelled') AND finished_at < ?"
+        if shards is not None and not shards.is_whole:
+            where += f" AND {shard_condition(shards)}"
+        pruned = 0
+        while True:
+            now = self._db.clock()
+            async with self._db.write() as tx:
+                rows = await tx.fetch(f"SELECT game_id FROM games WHERE {where} ORDER BY game_id LIMIT ?",
+                                      before, batch)
+                if not rows:
+                    return pruned
+                ids = [r[0] for r in rows]
+                marks = ", ".join("?" * len(ids))
+                await tx.execute(f"DELETE FROM events WHERE game_id IN ({marks})", *ids)
+                await tx.execute(f"UPDATE games SET pruned_at = ? WHERE game_id IN ({marks})", now, *ids)
+            pruned += len(ids)
+            if len(ids) < batch:
+                return pruned
+
+    async def open_games(self, shards: Shards | None = None) -> tuple[GameLog, ...]:
+        """Every lobby and running game (of servers on `shards`; None: all) with its log, all at once (for
+        checks and tests; start-up reads them in batches, `open_game_batches`)."""
+        found: list[GameLog] = []
+        async for batch in self.open_game_batches(shards):
+            found.extend(batch)
+        return tuple(found)
+
+    async def open_game_batches(
+        self, shards: Shards | None = None, *, batch: int = OPEN_GAMES_BATCH
+    ) -> AsyncIterator[tuple[GameLog, ...]]:
+        """The lobbies and running games of servers on `shards` (None: every server), with their logs, `batch`
+        games at a time in game id order: what start-up rebuilds. Other shards' games are left out by the
+        query itself (never read), and one batch at a time is held, so memory follows the batch, not the
+        number of games. Each batch is one snapshot; the games of claimed shards change only through this
+        process, so the batches together are consistent."""
+        if not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"a batch holds 1 to {MAX_BATCH} games, not {batch}")
+        where = OPEN if shards is None or shards.is_whole else f"{OPEN} AND {shard_condition(shards)}"
+        after = 0
+        while True:
+            async with self._db.read() as tx:
+                game_rows = await tx.fetch(
+                    f"SELECT * FROM games WHERE {where} AND game_id > ? ORDER BY game_id LIMIT ?", after, batch
+                )
+                if not game_rows:
+                    return
+                ids = [r["game_id"] for r in game_rows]
+                marks = ", ".join("?" * len(ids))
+                seat_rows = await tx.fetch(
+                    f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id IN ({marks})", *ids
+                )
+                event_rows = await tx.fetch(
+                    "SELECT game_id, seq, kind, payload, created_at FROM events "
+                    f"WHERE game_id IN ({marks}) ORDER BY game_id, seq", *ids
+                )
+            seats: dict[int, list[Seat]] = {}
+            for r in seat_rows:
+                seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
+            events: dict[int, list[Event]] = {}
+            for r in event_rows:
+                events.setdefault(r[0], []).append(Event(r[1], r[2], json.loads(r[3]), r[4]))
+            yield tuple(
+                GameLog(game_from_row(r, seats.get(r["game_id"], [])), tuple(events.get(r["game_id"], ())))
+                for r in game_rows
             )
-        events: dict[int, list[Event]] = {}
-        for r in rows:
-            events.setdefault(r[0], []).append(Event(r[1], r[2], json.loads(r[3]), r[4]))
-        return tuple(GameLog(g, tuple(events.get(g.game_id, ()))) for g in games)
+            if len(game_rows) < batch:
+                return
+            after = ids[-1]
 
     async def _load_games(self, tx: Transaction, where: str, *args: object) -> list[Game]:
         """Games matching `where` with their seats: two queries, whatever the number of games."""
@@ -433,6 +506,23 @@ class GameStore:
         for r in seat_rows:
             seats.setdefault(r[0], []).append(Seat(r[1], r[2], r[3], r[4], r[5], r[6]))
         return [game_from_row(r, seats.get(r["game_id"], [])) for r in game_rows]
+
+
+# A finished game's seats added to their players' totals, over all servers (scope 0) and in its server.
+_ADD_TO_TOTALS = (
+    "INSERT INTO player_totals (user_id, scope, variant, games, kills, last_game_id) "
+    "SELECT s.user_id, {scope}, g.variant, count(*), coalesce(sum(s.kills), 0), g.game_id "
+    "FROM seats s JOIN games g ON g.game_id = s.game_id "
+    "WHERE s.game_id = ? AND s.user_id IS NOT NULL {server} GROUP BY s.user_id, g.guild_id, g.variant, g.game_id "
+    "ON CONFLICT (user_id, scope, variant) DO UPDATE SET games = player_totals.games + excluded.games, "
+    "kills = player_totals.kills + excluded.kills, last_game_id = excluded.last_game_id"
+)
+
+
+async def add_to_totals(tx: Transaction, game_id: int) -> None:
+    """Count a finished game in its players' totals (`player_totals`: what a profile reads)."""
+    await tx.execute(_ADD_TO_TOTALS.format(scope="0", server=""), game_id)
+    await tx.execute(_ADD_TO_TOTALS.format(scope="g.guild_id", server="AND g.guild_id IS NOT NULL"), game_id)
 
 
 def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:
@@ -463,4 +553,5 @@ def game_from_row(r: Row, seats: Sequence[Seat]) -> Game:
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
         seats=tuple(sorted(seats, key=turn_order)),
+        pruned_at=r["pruned_at"],
     )

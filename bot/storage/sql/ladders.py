@@ -177,6 +177,13 @@ async def _rate_scope(
             for r in rated
         ],
     )
+    if scope == GLOBAL_SCOPE:  # the profile's streak: ranked results on the all-servers ladders
+        await tx.executemany(
+            "INSERT INTO player_streaks (user_id, result, length) VALUES (?, ?, 1) ON CONFLICT (user_id) DO UPDATE "
+            "SET length = CASE WHEN player_streaks.result = excluded.result THEN player_streaks.length + 1 "
+            "ELSE 1 END, result = excluded.result",
+            [(r.user_id, r.result) for r in rated],
+        )
     return [
         RatingChange(r.user_id, ladder, scope, r.result, r.before.display, r.after.display,
                      ratings.is_provisional(r.games))

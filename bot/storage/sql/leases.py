@@ -18,6 +18,13 @@ from bot.storage.shards import Shards, shard_of
 from bot.storage.sql.port import Database, Transaction
 
 
+def shard_condition(shards: Shards) -> str:
+    """SQL that holds for a `games` or `tournaments` row of a server on `shards`, as `bot.storage.shards.shard_of`
+    decides it (direct messages, without a server, on shard 0). Only integers of a checked `Shards` go into it."""
+    ids = ", ".join(str(int(i)) for i in shards.ids)
+    return f"((coalesce(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids})"
+
+
 def new_owner() -> str:
     """A token naming this process for its leases: host and pid for people, a random part to be unique."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(6)}"

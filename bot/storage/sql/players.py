@@ -1,12 +1,13 @@
 """What the bot keeps about one player: the profile card, the game history, the privacy report and forget-me.
 
-Each read is one snapshot with a fixed number of queries, whatever the number of games or ladders.
+Each read is one snapshot with a fixed number of queries, whatever the number of games or ladders. The profile
+reads the aggregates finishing a game keeps (`player_totals`, `player_streaks`), not the player's games.
 """
 
 from __future__ import annotations
 
 from bot import ratings
-from bot.ratings.types import LADDERS, Result
+from bot.ratings.types import LADDERS, Result, Streak
 from bot.storage.errors import PlayerInOpenGame
 from bot.storage.sql.games import OPEN
 from bot.storage.sql.ladders import CountKey, apply_count_deltas, count_delta, standings
@@ -14,8 +15,10 @@ from bot.storage.sql.port import Database, Row
 from bot.storage.sql.seasons import forget_in_seasons, season_placements
 from bot.storage.sql.tournaments import forget_in_tournaments
 from bot.storage.types import (
+    ALL_SERVERS,
     FORGOTTEN_NAME,
     GLOBAL_SCOPE,
+    AllServers,
     BestWin,
     ForgetReport,
     GameSummary,
@@ -28,7 +31,7 @@ _NEWEST_GAME_ID = 2**63 - 1  # "before" this id means "from the newest game on"
 # The player's games, newest first, joined to every other seat of each: one row per (game, other seat).
 _HISTORY = (
     "WITH mine AS (SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.game_id = s.game_id "
-    "WHERE s.user_id = ? AND s.game_id < ? AND g.status IN ('finished', 'cancelled') "
+    "WHERE s.user_id = ? AND s.game_id < ? AND g.status IN ('finished', 'cancelled') {server} "
     "ORDER BY s.game_id DESC LIMIT ?) "
     "SELECT g.game_id, g.variant, g.guild_id, g.ranked, g.status, m.seat, g.winner, g.end_reason, g.finished_at, "
     "o.seat, o.display_name FROM mine m JOIN games g ON g.game_id = m.game_id "
@@ -36,14 +39,14 @@ _HISTORY = (
     "ORDER BY g.game_id DESC, m.seat, o.seat"
 )
 
-_FINISHED_SEATS = (
-    "FROM seats s JOIN games g ON g.game_id = s.game_id WHERE s.user_id = p.user_id AND g.status = 'finished'"
-)
+# One row: the name, and the player's totals in one scope (0: every server; else a server), summed from the
+# per-variant rows of `player_totals` that finishing a game keeps: a profile never reads the games themselves.
 _PLAYER_TOTALS = (
-    f"SELECT p.display_name, (SELECT count(*) {_FINISHED_SEATS}), "
-    f"(SELECT coalesce(sum(s.kills), 0) {_FINISHED_SEATS}), "
-    f"(SELECT g.variant {_FINISHED_SEATS} GROUP BY g.variant ORDER BY count(*) DESC, max(g.game_id) DESC LIMIT 1) "
-    "FROM players p WHERE p.user_id = ?"
+    "SELECT p.display_name, (SELECT coalesce(sum(games), 0) FROM player_totals t WHERE t.user_id = p.user_id "
+    "AND t.scope = ?), (SELECT coalesce(sum(kills), 0) FROM player_totals t WHERE t.user_id = p.user_id "
+    "AND t.scope = ?), (SELECT variant FROM player_totals t WHERE t.user_id = p.user_id AND t.scope = ? "
+    "ORDER BY games DESC, last_game_id DESC LIMIT 1), s.result, s.length "
+    "FROM players p LEFT JOIN player_streaks s ON s.user_id = p.user_id WHERE p.user_id = ?"
 )
 _BEST_WINS = (
     "SELECT ladder, game_id, opponent_rating, played_at FROM (SELECT ladder, game_id, opponent_rating, played_at, "
@@ -59,11 +62,15 @@ class PlayerStore:
         self._db = db
 
     async def profile(self, user_id: int, guild_id: int | None = None) -> Profile | None:
-        """Everything the profile card shows, in one snapshot; None for a user the bot has never seen."""
+        """Everything the profile card shows, in one snapshot; None for a user the bot has never seen. Asked in
+        a server (`guild_id`), its totals (games, kills, favourite variant) are that server's games only; the
+        ratings are the server's and the all-servers ladders'. Every part is a few rows of aggregates kept as
+        games finish (`player_totals`, `player_streaks`), never the player's history."""
         scopes = (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
         now = self._db.clock()
         async with self._db.read() as tx:
-            player = await tx.fetchrow(_PLAYER_TOTALS, user_id)
+            totals = GLOBAL_SCOPE if guild_id is None else guild_id
+            player = await tx.fetchrow(_PLAYER_TOTALS, totals, totals, totals, user_id)
             if player is None:
                 return None
             marks = ", ".join("?" * len(scopes))
@@ -72,28 +79,27 @@ class PlayerStore:
             best = {
                 r[0]: BestWin(r[1], r[2], r[3]) for r in await tx.fetch(_BEST_WINS, user_id, GLOBAL_SCOPE)
             }
-            recent: list[Result] = [
-                r[0]
-                for r in await tx.fetch(
-                    "SELECT result FROM rating_history WHERE user_id = ? AND scope = ? "
-                    "ORDER BY played_at DESC, game_id DESC",
-                    user_id,
-                    GLOBAL_SCOPE,
-                )
-            ]
             placements = await season_placements(tx, user_id, guild_id)
         ordered = sorted(found, key=lambda s: (scopes.index(s.scope), LADDERS.index(s.ladder)))
-        return Profile(
-            user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best,
-            ratings.current_streak(recent), player[3], placements,
-        )
+        run = None if player[4] is None else Streak(player[4], int(player[5]))
+        return Profile(user_id, player[0], tuple(ordered), int(player[1]), int(player[2]), best, run, player[3],
+                       placements)
 
     async def game_history(
-        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None
+        self, user_id: int, limit: int = 10, *, before_game_id: int | None = None,
+        guild_id: int | AllServers | None = ALL_SERVERS,
     ) -> tuple[GameSummary, ...]:
-        """The player's last finished or cancelled games, newest first, each seen from the player's seat."""
+        """The player's last finished or cancelled games, newest first, each seen from the player's seat: those
+        of one server (`guild_id`; None: direct messages), or of every server (ALL_SERVERS, the player's own
+        data export)."""
         before = _NEWEST_GAME_ID if before_game_id is None else before_game_id
-        rows = await self._db.fetch(_HISTORY, user_id, before, limit)
+        if guild_id is ALL_SERVERS:
+            rows = await self._db.fetch(_HISTORY.format(server=""), user_id, before, limit)
+        elif guild_id is None:
+            rows = await self._db.fetch(_HISTORY.format(server="AND g.guild_id IS NULL"), user_id, before, limit)
+        else:
+            rows = await self._db.fetch(_HISTORY.format(server="AND g.guild_id = ?"), user_id, before, guild_id,
+                                        limit)
         games: dict[tuple[int, str], list[tuple[str, str]]] = {}
         firsts: list[Row] = []
         for r in rows:
@@ -147,6 +153,8 @@ class PlayerStore:
             await apply_count_deltas(tx, deltas)
             rated = await tx.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
             history = await tx.execute("DELETE FROM rating_history WHERE user_id = ?", user_id)
+            await tx.execute("DELETE FROM player_totals WHERE user_id = ?", user_id)
+            await tx.execute("DELETE FROM player_streaks WHERE user_id = ?", user_id)
             player = await tx.execute("DELETE FROM players WHERE user_id = ?", user_id)
             # How they wanted to be called, and any call of theirs left behind (their games are all over).
             await tx.execute("DELETE FROM member_settings WHERE user_id = ?", user_id)

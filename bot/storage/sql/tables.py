@@ -68,11 +68,11 @@ TABLES: tuple[Table, ...] = (
             "game_id", "guild_id", "channel_id", "in_thread", "message_id", "status", "host_id", "ranked", "variant",
             "rules_json", "first_team", "throw_off_json", "seed", "turn_timer_seconds", "turn_deadline", "last_seq",
             "snapshot_ppn", "snapshot_seq", "winner", "score_a", "score_b", "end_reason", "created_at", "updated_at",
-            "finished_at",
+            "finished_at", "pruned_at",
         ),
         ("game_id",),
         booleans=frozenset({"in_thread", "ranked"}),
-        reals=frozenset({"turn_deadline", "created_at", "updated_at", "finished_at"}),
+        reals=frozenset({"turn_deadline", "created_at", "updated_at", "finished_at", "pruned_at"}),
         jsons=frozenset({"rules_json", "throw_off_json"}),
     ),
     Table(
@@ -156,6 +156,9 @@ TABLES: tuple[Table, ...] = (
         ("tournament_id", "round", "board"),
         reals=frozenset({"chance_a"}),
     ),
+    Table("player_totals", ("user_id", "scope", "variant", "games", "kills", "last_game_id"),
+          ("user_id", "scope", "variant")),
+    Table("player_streaks", ("user_id", "result", "length"), ("user_id",)),
 )
 TABLE_NAMES = tuple(t.name for t in TABLES)
 

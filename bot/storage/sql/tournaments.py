@@ -18,7 +18,8 @@ from bot.storage.errors import (
     TournamentNotFound,
     TournamentStateError,
 )
-from bot.storage.sql.leases import Leases
+from bot.storage.shards import Shards
+from bot.storage.sql.leases import Leases, shard_condition
 from bot.storage.sql.port import Database, Transaction
 from bot.storage.types import FORGOTTEN_NAME
 from bot.tournaments.types import (
@@ -182,9 +183,12 @@ class TournamentStore:
             raise TournamentNotFound(f"there is no tournament {tournament_id}")
         return found[0]
 
-    async def open_tournaments(self) -> tuple[Tournament, ...]:
+    async def open_tournaments(self, shards: Shards | None = None) -> tuple[Tournament, ...]:
+        """The open and running tournaments of servers on `shards` (None: every server); the others are left
+        out by the query."""
+        where = _OPEN if shards is None or shards.is_whole else f"{_OPEN} AND {shard_condition(shards)}"
         async with self._db.read() as tx:
-            return await self._load_tournaments(tx, _OPEN)
+            return await self._load_tournaments(tx, where)
 
     async def guild_tournaments(self, guild_id: int, limit: int = 25) -> tuple[Tournament, ...]:
         async with self._db.read() as tx:

@@ -82,7 +82,7 @@ async def test_closing_a_season_and_a_history_name_their_commands_with_mentions(
     assert not TYPED.search(told)
 
     history = await world.bob.slash(world.games, "puluc history")
-    assert history.response is not None and not history.response.ephemeral  # the channel sees it
+    assert history.response is not None and history.response.ephemeral  # personal: only the caller sees it
     (embed,) = history.response.embeds
     assert (embed.description or "").endswith(f"Watch one again with {mention(world, 'puluc replay')} and its number.")
     assert not TYPED.search(embed.description or "")

@@ -239,7 +239,7 @@ async def test_declining_a_challenge_closes_it(manager: SessionManager) -> None:
     with pytest.raises(NotInvited):
         await session.decline(CAROL.user_id, BOB.user_id)
     declined = await session.decline(BOB.user_id, BOB.user_id)
-    assert declined.cancelled and declined.happenings == (Cancelled(BOB.user_id),)
+    assert declined.cancelled and declined.happenings == (Cancelled(BOB.user_id, "declined"),)
 
 
 async def test_nobody_can_challenge_themselves(manager: SessionManager) -> None:

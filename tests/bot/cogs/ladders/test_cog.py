@@ -486,7 +486,8 @@ async def test_privacy_explains_what_is_stored_in_the_callers_language(
     assert embed.title == t("privacy.title", lang)
     assert [f.name for f in embed.fields] == [
         t(f"privacy.{section}.title", lang) for section in ("players", "games", "ratings", "calls", "kept")
-    ] + [t("privacy.yours", lang)]
+    ] + [t("retention.title", lang), t("privacy.yours", lang)]
+    assert embed.fields[-2].value == t("retention.keep", lang)  # FINISHED_GAME_RETENTION_DAYS=0: kept for ever
     yours = embed.fields[-1].value or ""
     assert t("privacy.count_seats", lang, count=5) in yours
     assert t("privacy.count_ratings", lang, count=2) in yours  # duel: this server and all servers
