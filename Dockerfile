@@ -1,6 +1,15 @@
 # Puluc for Discord: a small image that runs the bot as a non-root user with its database in /data.
 #   docker build -t puluc-bot .
 #   docker run -d --env-file .env -v puluc-data:/data puluc-bot
+# The Discord Activity's page script (activity/): its locked npm packages, bundled by esbuild into
+# bot/activity/static, which the bot's stage below copies in. Node is needed here only, never at run time.
+FROM node:20.18.1-bookworm-slim AS activity
+WORKDIR /src/activity
+COPY activity/package.json activity/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY activity ./
+RUN npm run build
+
 FROM python:3.12.8-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -24,6 +33,7 @@ COPY pyproject.toml README.md ./
 COPY puluc ./puluc
 COPY renderer ./renderer
 COPY bot ./bot
+COPY --from=activity /src/bot/activity/static ./bot/activity/static
 RUN pip install --no-deps . \
  && rm -rf /src
 

@@ -98,8 +98,42 @@ class StartupError(RuntimeError):
     """The bot cannot start for a reason the server owner must fix; the message is one actionable line."""
 
 
+# Discord's Entry Point command (PRIMARY_ENTRY_POINT): the Activity's own launcher, which Discord creates when
+# Activities are turned on for the application. discord.py's tree knows no such command type.
+ENTRY_POINT = 4
+# What of a stored Entry Point command a bulk overwrite sends back (its id keeps it the same command).
+ENTRY_POINT_FIELDS = ("id", "type", "name", "name_localizations", "description", "description_localizations",
+                      "handler", "integration_types", "contexts", "default_member_permissions", "nsfw")
+
+
 class PulucTree(app_commands.CommandTree["PulucBot"]):
     """The command tree; every application command and autocomplete passes `PulucBot.admit` first."""
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[app_commands.AppCommand]:
+        """`CommandTree.sync`, keeping the application's Entry Point command in a global sync: with the
+        Discord Activity turned on in the developer portal Discord refuses any bulk overwrite without it
+        (error 50240), and then none of the bot's commands would be published."""
+        application_id = self.client.application_id
+        if guild is not None or application_id is None:
+            return await super().sync(guild=guild)
+        http = self.client.http
+        stored: list[dict[str, Any]] = [dict(found) for found in await http.get_global_commands(application_id)]
+        kept = [{key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+                for command in stored if command.get("type") == ENTRY_POINT]
+        if not kept:
+            return await super().sync()
+        translator = self.translator
+        commands = self.get_commands()
+        payload: list[Any] = [await command.get_translated_payload(self, translator) if translator is not None
+                              else command.to_dict(self) for command in commands]
+        try:
+            data = await http.bulk_upsert_global_commands(application_id, payload=[*payload, *kept])
+        except discord.HTTPException as exc:
+            if exc.status == 400 and exc.code == 50035:
+                raise app_commands.CommandSyncFailure(exc, commands) from None
+            raise
+        state = self.client._connection
+        return [app_commands.AppCommand(data=found, state=state) for found in data if found.get("type") != ENTRY_POINT]
 
     async def interaction_check(self, interaction: discord.Interaction[PulucBot], /) -> bool:
         return await self.client.admit(interaction)
@@ -345,12 +379,14 @@ async def start_web(config: Config, storage: Storage, compute: ComputePool,
     cannot listen."""
     if config.web_port is None or config.web_secret is None:
         return None
+    from bot.activity.routes import mount_activity
     from bot.web.server import WebUnavailable, web_server
 
     server = web_server(storage, web_links_of(config) or WebLinks(config.web_secret), compute,
                         host=config.web_host, port=config.web_port, bar_ms=config.advantage_bar_ms,
                         trust_forwarded=config.web_trust_forwarded, manager=games.manager,
                         tournaments=games.tournaments)
+    mount_activity(server.app, config, games)  # the Discord Activity, when DISCORD_CLIENT_ID/SECRET are set
     try:
         await server.start()
     except (WebUnavailable, StorageUnavailable) as exc:

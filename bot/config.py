@@ -41,6 +41,9 @@ from bot.config_spec import (
     COMMAND_COOLDOWN_SECONDS,
     DATABASE_URL,
     DEV_GUILD_ID,
+    DISCORD_API_URL,
+    DISCORD_CLIENT_ID,
+    DISCORD_CLIENT_SECRET,
     FINISHED_GAME_RETENTION_DAYS,
     FONT_PATH,
     HEALTH_HOST,
@@ -113,6 +116,14 @@ class EnvFile:
 
 
 @dataclass(frozen=True)
+class ActivityClient:
+    """The application's OAuth2 client, with which the Activity's backend exchanges a member's code."""
+
+    client_id: int
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the bot can be configured with. Built by `load_config`, never mutated."""
 
@@ -143,6 +154,9 @@ class Config:
     web_base_url: str | None = None  # None: no link buttons to the web pages
     web_secret: str | None = field(default=None, repr=False)
     web_trust_forwarded: bool = False
+    # The Discord Activity's OAuth2 client (bot/activity); None: the Activity is off.
+    activity_client: ActivityClient | None = field(default=None, repr=False)
+    discord_api_url: str = DISCORD_API_URL.default or "https://discord.com/api/v10"
     env_file: EnvFile | None = None  # None: no .env was looked for (tests build settings from a mapping)
     # Names in the .env file that are no setting but close to one (a typo that would otherwise go unnoticed).
     misspelt: tuple[tuple[str, str], ...] = ()
@@ -152,12 +166,19 @@ class Config:
         return self.limits.get(spec.name, spec.default)
 
     @property
+    def activity_on(self) -> bool:
+        """Whether the Discord Activity is configured (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)."""
+        return self.activity_client is not None
+
+    @property
     def secrets(self) -> tuple[str, ...]:
         """What no log line may show: the token, its signature (the last part) on its own, and the database's
         password (one of at least 4 characters: hiding a shorter one everywhere would garble the log)."""
         found = [self.discord_token, self.discord_token.rsplit(".", 1)[-1]]
         if self.web_secret:
             found.append(self.web_secret)
+        if self.activity_client is not None:
+            found.append(self.activity_client.secret)
         if isinstance(self.database, PostgresUrl):
             with contextlib.suppress(ValueError):
                 password = urlsplit(self.database.dsn).password
@@ -182,12 +203,17 @@ class Config:
     @property
     def application_id(self) -> int | None:
         """The bot's application id, which a bot token's first part holds in base64; None when it does not."""
-        first = self.discord_token.split(".", 1)[0]
-        try:
-            decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            return None
-        return int(decoded) if decoded.isdigit() and 0 < len(decoded) <= 20 else None
+        return _token_application(self.discord_token)
+
+
+def _token_application(token: str) -> int | None:
+    """The application id a bot token's first part holds in base64; None when it does not."""
+    first = token.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return int(decoded) if decoded.isdigit() and 0 < len(decoded) <= 20 else None
 
 
 @dataclass(frozen=True)
@@ -279,6 +305,8 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         web_secret=found.check(WEB_SECRET.name, lambda: _web_secret(values), None),
         web_trust_forwarded=found.check(WEB_TRUST_FORWARDED.name,
                                         lambda: _choice(values, WEB_TRUST_FORWARDED) == "YES", False),
+        activity_client=found.check(DISCORD_CLIENT_ID.name, lambda: _activity_client(values, token), None),
+        discord_api_url=found.check(DISCORD_API_URL.name, lambda: _discord_api_url(values), Config.discord_api_url),
         env_file=env,
         misspelt=_misspelt(file_values),
     )
@@ -557,6 +585,50 @@ def _web_secret(values: Mapping[str, str]) -> str | None:
             "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'."
         )
     return text
+
+
+def _activity_client(values: Mapping[str, str], token: str) -> ActivityClient | None:
+    client_text, secret = values.get(DISCORD_CLIENT_ID.name), values.get(DISCORD_CLIENT_SECRET.name)
+    if client_text is None and secret is None:
+        return None
+    if client_text is None or secret is None:
+        given, missing = (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET) if secret is None else (
+            DISCORD_CLIENT_SECRET, DISCORD_CLIENT_ID)
+        raise ConfigError(
+            f"{given.name} is set but {missing.name} is not: the Discord Activity needs both (developer portal, "
+            "OAuth2 page: Client ID and Client Secret), or leave both empty to keep it off."
+        )
+    client_id = _whole_number(client_text)
+    if client_id is None or not DISCORD_CLIENT_ID.minimum <= client_id <= DISCORD_CLIENT_ID.maximum:
+        raise ConfigError(f"{DISCORD_CLIENT_ID.name} must be {DISCORD_CLIENT_ID.rule}; got {client_text!r}.")
+    # Never echoed: it is a secret. Only its shape is checked; Discord has the last word.
+    if any(char.isspace() for char in secret) or secret[0] in "\"'" or secret[-1] in "\"'":
+        raise ConfigError(
+            f"{DISCORD_CLIENT_SECRET.name} contains spaces or quotes; paste the client secret alone, on one line."
+        )
+    if secret == token or "." in secret:
+        raise ConfigError(
+            f"{DISCORD_CLIENT_SECRET.name} looks like a bot token; it must be the OAuth2 client secret "
+            "(developer portal, OAuth2 page, Reset Secret), not the bot's token."
+        )
+    owner = _token_application(token)
+    if owner is not None and owner != client_id:
+        raise ConfigError(
+            f"{DISCORD_CLIENT_ID.name}={client_id} is not the application of DISCORD_TOKEN (application {owner}); "
+            "copy the Client ID from the same application's OAuth2 page."
+        )
+    return ActivityClient(client_id, secret)
+
+
+def _discord_api_url(values: Mapping[str, str]) -> str:
+    text = values.get(DISCORD_API_URL.name, Config.discord_api_url)
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(
+            f"{DISCORD_API_URL.name} must be an http(s) URL such as {Config.discord_api_url}; got {text!r}. "
+            "Leave it empty to use Discord's."
+        )
+    return text.rstrip("/")
 
 
 def _font_path(values: Mapping[str, str], base: Path) -> Path | None:

@@ -28,6 +28,9 @@ __all__ = [
     "COMMAND_COOLDOWN_SECONDS",
     "DATABASE_URL",
     "DEV_GUILD_ID",
+    "DISCORD_API_URL",
+    "DISCORD_CLIENT_ID",
+    "DISCORD_CLIENT_SECRET",
     "DISCORD_TOKEN",
     "FINISHED_GAME_RETENTION_DAYS",
     "FONT_PATH",
@@ -271,6 +274,12 @@ class PortSetting:
 HEALTH_PORT = PortSetting("HEALTH_PORT")
 HEALTH_HOST = TextSetting("HEALTH_HOST", "127.0.0.1")
 
+# The Discord Activity (bot/activity, docs/OPERATIONS.md, Discord Activity): the application's OAuth2 client,
+# from the developer portal's OAuth2 page. Both or neither: without them the Activity is off.
+DISCORD_CLIENT_ID = IdSetting("DISCORD_CLIENT_ID", "the application id (developer portal, OAuth2 page, Client ID)")
+DISCORD_CLIENT_SECRET = TextSetting("DISCORD_CLIENT_SECRET", None)
+# Where Discord's HTTP API answers; only a test (a fake Discord server) or a Discord-compatible proxy changes it.
+DISCORD_API_URL = TextSetting("DISCORD_API_URL", "https://discord.com/api/v10")
 # The web companion (bot/web: live games, replays, leaderboards, tournaments): served inside the bot's process
 # when WEB_PORT is set, or alone by `puluc-bot web`. WEB_BASE_URL is the address people open (behind a reverse
 # proxy with TLS), which the bot's link buttons point at; WEB_SECRET signs the links to a private server's pages
@@ -325,6 +334,9 @@ SETTINGS: tuple[Setting, ...] = (
     SHARD_IDS,
     HEALTH_PORT,
     HEALTH_HOST,
+    DISCORD_CLIENT_ID,
+    DISCORD_CLIENT_SECRET,
+    DISCORD_API_URL,
     WEB_PORT,
     WEB_HOST,
     WEB_BASE_URL,

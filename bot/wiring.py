@@ -68,7 +68,7 @@ async def start_game_services(
     # A chart point never thinks longer than the AI may for a move (tests run the AI at 10 ms).
     charts = Charts(compute, publisher, min(CHART_POINT_BUDGET_MS, config.ai_budget_ms), languages.theme)
     presenter = Presenter(manager, languages=languages, publisher=publisher, charts=charts, compute=compute,
-                          bar_ms=config.advantage_bar_ms)
+                          bar_ms=config.advantage_bar_ms, activity=config.activity_on and config.web_port is not None)
 
     async def show(result: ActionResult) -> None:
         await presenter.show(result)

@@ -13,7 +13,8 @@ repositories). Sections:
 - the session layer: players, places, a stand-in for the AI, a manager, a started duel, a game played out;
 - the bot's log: `ErrorLog`, the ERROR records a test did not declare (see `tests/conftest.py`);
 - SimCord: `World` (a server with five members), reading messages as a player does, and clicking;
-- catalogues: `reword`, a language whose messages say things in another order.
+- catalogues: `reword`, a language whose messages say things in another order;
+- the Discord Activity: `FakeDiscord`, Discord's OAuth2 and API as the Activity's backend calls them.
 """
 
 from __future__ import annotations
@@ -34,14 +35,17 @@ import discord
 import pytest
 import simcord
 import simcord.interactions as sim_interactions
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 from discord import app_commands
 from PIL import Image
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 
+from bot.activity.routes import Activity, ActivitySettings, BoardDrawer, add_activity_routes
 from bot.app import PulucBot, bot_for
 from bot.compute import ComputeBusy
-from bot.config import Config
+from bot.config import ActivityClient, Config
 from bot.limits import RateLimited
 from bot.services import services
 from bot.sessions import GameOptions, GameSession, GameState, Limits, Place, Player, SessionError, SessionManager
@@ -53,6 +57,9 @@ from bot.storage.shards import Shards
 from bot.storage.sql.port import Clock, Database, Dialect, Row, Transaction
 from bot.storage.urls import SqliteUrl
 from bot.ui import i18n
+from bot.ui.links import WebLinks
+from bot.web.context import WebContext
+from bot.web.server import build_app
 from puluc import GameRecord, Move, Position, Rules
 from renderer.sample import random_game
 
@@ -564,3 +571,195 @@ def reword(monkeypatch: pytest.MonkeyPatch, lang: str, messages: Mapping[str, st
     assert set(messages) <= set(original(lang)), set(messages) - set(original(lang))
     changed = {**original(lang), **messages}
     monkeypatch.setattr(i18n, "catalogue", lambda code: changed if code == lang else original(code))
+
+
+# -- the Discord Activity: a fake Discord (OAuth2 and the API calls the Activity makes) -----------------------
+
+
+class FakeDiscord:
+    """Discord's OAuth2 token endpoint, /users/@me, the activity-instances endpoint and a server's members, as a
+    small aiohttp server (`FakeDiscord.serve`), answering as Discord does, for the Activity's backend. It checks
+    what the backend must send: the client id and secret with a code, the member's token, the bot's token."""
+
+    API = "/api/v10"
+
+    def __init__(self, client_id: int, client_secret: str, bot_token: str) -> None:
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.bot_token = bot_token
+        self.users: dict[int, dict[str, Any]] = {}
+        self.codes: dict[str, int] = {}  # each is good for one exchange
+        self.tokens: dict[str, int] = {}
+        self.instances: dict[str, dict[str, Any]] = {}
+        self.members: set[tuple[int, int]] = set()  # (server, user)
+        self.calls: list[str] = []  # "METHOD path", in order
+        self._issued = 0
+
+    def add_user(self, user_id: int, name: str, *, locale: str = "en-US", servers: Sequence[int] = ()) -> None:
+        self.users[user_id] = {"id": str(user_id), "username": name, "global_name": name.title(),
+                               "discriminator": "0", "avatar": None, "locale": locale}
+        self.members.update((server, user_id) for server in servers)
+
+    def code_for(self, user_id: int) -> str:
+        """A fresh authorization code, as the SDK's `authorize` gives the page."""
+        self._issued += 1
+        code = f"code-{user_id}-{self._issued}"
+        self.codes[code] = user_id
+        return code
+
+    def open_instance(self, instance_id: str, guild_id: int | None, channel_id: int, users: Sequence[int]) -> None:
+        self.instances[instance_id] = {"guild_id": guild_id, "channel_id": channel_id, "users": list(users)}
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post(f"{self.API}/oauth2/token", self._token)
+        app.router.add_get(f"{self.API}/users/@me", self._me)
+        app.router.add_get(f"{self.API}/applications/{{app}}/activity-instances/{{instance}}", self._instance)
+        app.router.add_get(f"{self.API}/guilds/{{guild}}/members/{{user}}", self._member)
+        return app
+
+    @asynccontextmanager
+    async def serve(self) -> AsyncIterator[str]:
+        """Serve on a free local port; yields the API's base URL (DISCORD_API_URL)."""
+        server = TestServer(self.app())
+        await server.start_server()
+        try:
+            yield str(server.make_url(self.API))
+        finally:
+            await server.close()
+
+    @staticmethod
+    def _error(status: int, code: int, message: str) -> web.Response:
+        return web.json_response({"code": code, "message": message}, status=status)
+
+    async def _token(self, request: web.Request) -> web.Response:
+        self.calls.append(f"POST {request.path}")
+        form = await request.post()
+        if (form.get("client_id"), form.get("client_secret")) != (str(self.client_id), self.client_secret):
+            return web.json_response({"error": "invalid_client"}, status=401)
+        user = self.codes.pop(str(form.get("code")), None)
+        if form.get("grant_type") != "authorization_code" or user is None:
+            return web.json_response({"error": "invalid_grant", "error_description": 'Invalid "code" in request.'},
+                                     status=400)
+        token = f"access-{user}-{self._issued}"
+        self.tokens[token] = user
+        return web.json_response({"access_token": token, "token_type": "Bearer", "expires_in": 604800,
+                                  "refresh_token": "r", "scope": "identify"})
+
+    async def _me(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        user = self.tokens.get(token) if scheme == "Bearer" else None
+        if user is None:
+            return self._error(401, 0, "401: Unauthorized")
+        return web.json_response(self.users[user])
+
+    def _is_bot(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.bot_token}"
+
+    async def _instance(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        if not self._is_bot(request):
+            return self._error(401, 0, "401: Unauthorized")
+        found = self.instances.get(request.match_info["instance"])
+        if request.match_info["app"] != str(self.client_id) or found is None:
+            return self._error(404, 0, "404: Not Found")
+        instance_id = request.match_info["instance"]
+        return web.json_response({
+            "application_id": str(self.client_id), "instance_id": instance_id, "launch_id": "1",
+            "location": {"id": f"gc-{found['guild_id']}-{found['channel_id']}", "kind": "gc",
+                         "channel_id": str(found["channel_id"]),
+                         "guild_id": str(found["guild_id"]) if found["guild_id"] is not None else None},
+            "users": [str(user) for user in found["users"]],
+        })
+
+    async def _member(self, request: web.Request) -> web.Response:
+        self.calls.append(f"GET {request.path}")
+        if not self._is_bot(request):
+            return self._error(401, 0, "401: Unauthorized")
+        key = (int(request.match_info["guild"]), int(request.match_info["user"]))
+        if key not in self.members:
+            return self._error(404, 10_007, "Unknown Member")
+        user = self.users[key[1]]
+        return web.json_response({"user": user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
+                                  "deaf": False, "mute": False})
+
+
+ACTIVITY_CLIENT_ID = 1057489987654321012  # the application TOKEN belongs to
+ACTIVITY_SECRET = "fake-client-secret-0123456789abcd"
+ACTIVITY_INSTANCE = "i-1057489987654321012-1"
+ACTIVITY_WEB_SECRET = "a-long-random-web-secret-0123456789abcdef"
+ACTIVITY_LOCALES = ("fr", "en-US", "uk", "es-ES", "it")  # alice's to eve's Discord clients
+
+
+def activity_config(path: Path, **overrides: Any) -> Config:
+    """`make_config` with the Discord Activity turned on (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET) and the
+    web pages it is mounted on served by the bot's process (on any free port)."""
+    return make_config(path, activity_client=ActivityClient(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET), web_port=0,
+                       web_secret=ACTIVITY_WEB_SECRET, **overrides)
+
+
+def fake_discord_for(world: World) -> FakeDiscord:
+    """A fake Discord that knows the world's five members (in its server, each with a client language) and an
+    Activity instance in #games with alice, bob and carol."""
+    fake = FakeDiscord(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN)
+    for member, locale in zip(world.members, ACTIVITY_LOCALES, strict=True):
+        fake.add_user(member.id, member.name, locale=locale, servers=[world.guild.id])
+    fake.open_instance(ACTIVITY_INSTANCE, world.guild.id, world.games.id,
+                       [world.alice.id, world.bob.id, world.carol.id])
+    return fake
+
+
+async def plain_board(state: GameState, lang: str) -> str:
+    """A board the Activity's API tests tell apart by position (the real SVG is the renderer's, tested there
+    and in the end-to-end test)."""
+    return f'<svg xmlns="http://www.w3.org/2000/svg" data-game="{state.game_id}" data-seq="{state.seq}"></svg>'
+
+
+@dataclass
+class ActivityPage:
+    """The Activity mounted on a web application of its own, as its page and Discord see it."""
+
+    client: TestClient[Any, Any]
+    activity: Activity
+    discord: FakeDiscord
+    world: World
+    clock: FakeClock
+
+    async def sign_in(self, user_id: int, instance: str = ACTIVITY_INSTANCE) -> tuple[int, dict[str, Any]]:
+        """What POST /activity/api/session answers to a fresh code of `user_id`: (status, JSON)."""
+        response = await self.client.post("/activity/api/session",
+                                          json={"code": self.discord.code_for(user_id), "instance_id": instance})
+        return response.status, await response.json()
+
+    async def ticket(self, user_id: int) -> str:
+        status, body = await self.sign_in(user_id)
+        assert status == 200, body
+        ticket: str = body["ticket"]
+        return ticket
+
+    async def call(self, method: str, path: str, ticket: str | None, **kwargs: Any) -> tuple[int, dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {ticket}"} if ticket is not None else {}
+        response = await self.client.request(method, f"/activity/api/{path}", headers=headers, **kwargs)
+        return response.status, await response.json()
+
+
+@asynccontextmanager
+async def activity_page(world: World, fake: FakeDiscord, clock: FakeClock, *, draw: BoardDrawer | None = None,
+                        more: Callable[[web.Application], None] | None = None,
+                        shards: Shards | None = None) -> AsyncIterator[ActivityPage]:
+    """The Activity of the world's bot on a local web server (and Discord faked behind it); `more` adds
+    routes of the test's own (the end-to-end test's stand-in for Discord's client); `shards`: the process's
+    shards as the Activity sees them."""
+    async with fake.serve() as api_url:
+        settings = ActivitySettings(ACTIVITY_CLIENT_ID, ACTIVITY_SECRET, TOKEN, api_url, shards=shards)
+        # The web companion's own application (its headers and limits), as the bot's start-up mounts it.
+        games = services(world.env.bot)
+        context = WebContext(games.storage, WebLinks(ACTIVITY_WEB_SECRET), games.compute)
+        app, _ = build_app(context, manager=games.manager)
+        activity = add_activity_routes(app, games, settings, clock=clock, draw=draw)
+        if more is not None:
+            more(app)
+        async with TestClient(TestServer(app)) as client:
+            yield ActivityPage(client, activity, fake, world, clock)
+            await activity.settled()

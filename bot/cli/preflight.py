@@ -64,6 +64,7 @@ class Preflight:
         if self.font is not None:
             found.append(f"board font: {self.font}")
         found.append(describe_shards(self.config))
+        found.append(describe_activity(self.config))
         if self.config.web_port is not None or self.config.web_base_url is not None:
             found.append(describe_web(self.config))
         application = self.config.application_id
@@ -145,6 +146,27 @@ def describe_shards(config: Config) -> str:
     if shards.is_whole:
         return f"shards: this process runs all {shards.count} shards of SHARD_COUNT={shards.count}"
     return f"shards: this process runs {shards}; others on the same database run the rest"
+
+
+def describe_activity(config: Config) -> str:
+    """Whether the Discord Activity is on (docs/OPERATIONS.md, Discord Activity), without the secret."""
+    client = config.activity_client
+    if client is None:
+        return "Discord Activity: off (set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET to offer the live board)"
+    if config.web_port is None:
+        return (
+            f"Discord Activity: configured for application {client.client_id} but not served by this process: it "
+            "is mounted on the web pages of the bot's own process, so set WEB_PORT (docs/OPERATIONS.md)"
+        )
+    found = (
+        f"Discord Activity: on for application {client.client_id}; game messages offer \"Play on the board\" (it also "
+        "needs the web companion over HTTPS and the developer portal's URL mapping, docs/OPERATIONS.md)"
+    )
+    shards = config.shards
+    if shards is not None and not shards.is_whole:
+        paths = ", ".join(f"/activity/shard-{shard}/" for shard in shards.ids)
+        found += f"; the reverse proxy must send {paths} to this process"
+    return found
 
 
 async def inspect_database(config: Config) -> Inspection:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -25,6 +26,8 @@ from bot.ui.replies import report_error
 from bot.ui.views import ids
 from bot.ui.views.components import admitted
 from bot.ui.views.ids import ComponentId
+
+log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 PLAY_BUTTONS = tuple(kind for kind in (*ids.PLAY_KINDS, "replay") if kind not in ids.SELECT_KINDS)
@@ -210,6 +213,8 @@ async def _click(games: GameServices, interaction: discord.Interaction[Any], com
         await interaction.response.send_message(
             t("play.confirm_resign", lang), view=confirm_resign_view(session.state, lang), ephemeral=True
         )
+    elif component.kind == "launch":
+        await _launch(interaction)
     elif component.kind == "confirm":
         await interaction.response.defer()
         result = await session.resign(interaction.user.id)
@@ -217,6 +222,17 @@ async def _click(games: GameServices, interaction: discord.Interaction[Any], com
         await interaction.edit_original_response(content=t("play.resigned", lang), view=None)
     else:
         raise ValueError(f"play does not handle {component.kind} components")
+
+
+async def _launch(interaction: discord.Interaction[Any]) -> None:
+    """Open the Discord Activity (the live board) for the member who clicked, where the game message is."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        # The application has no Activity (not enabled in the developer portal), or this client cannot open one.
+        log.warning("Discord refused to launch the Activity (HTTP %d, code %d)", error.status, error.code)
+        await interaction.response.send_message(t("activity.error.launch", language_for(interaction.locale)),
+                                                ephemeral=True)
 
 
 async def _replay(games: GameServices, interaction: discord.Interaction[Any], component: ComponentId) -> None:

@@ -80,13 +80,14 @@ class Presenter:
     """Composes and shows the game messages of one bot."""
 
     def __init__(self, manager: SessionManager, *, languages: GuildLanguages, publisher: Publisher, charts: Charts,
-                 compute: ComputePool, bar_ms: float = 0) -> None:
+                 compute: ComputePool, bar_ms: float = 0, activity: bool = False) -> None:
         self._manager = manager
         self.languages = languages
         self.publisher = publisher
         self.charts = charts
         self.compute = compute
         self._bar_ms = bar_ms
+        self.activity = activity  # the Discord Activity is configured: game messages offer "Play on the board"
         self._screens: dict[int, GameScreen] = {}
         self._challenge_pings = ChallengePings()
         self._healer = Healer(publisher, self._show_again, self._give_up)
@@ -152,7 +153,8 @@ class Presenter:
         if state.status == "running":
             return Composed(texts.turn_text(state, lang),
                             texts.game_embed(state, lang, narration, image=png is not None),
-                            views.game_view(state, lang), png, description=description)
+                            views.game_view(state, lang, activity=self.activity), png,
+                            description=description)
         return Composed("", texts.end_embed(state, lang, narration, finished, image=png is not None),
                         views.end_view(state, lang), png, description=description)
 

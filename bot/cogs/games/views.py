@@ -64,8 +64,9 @@ def challenge_view(state: GameState, invited_id: int, lang: str) -> discord.ui.V
     return view
 
 
-def game_view(state: GameState, lang: str) -> discord.ui.View:
-    """One button per legal move (a menu when there are more than 20), and Resign."""
+def game_view(state: GameState, lang: str, *, activity: bool = False) -> discord.ui.View:
+    """One button per legal move (a menu when there are more than 20), Resign, and with the Discord Activity
+    configured (`activity`) "Play on the board", which opens it."""
     view = discord.ui.View(timeout=None)
     options = state.legal_options() if state.to_move is not None and not state.to_move.played_by_ai else []
     if len(options) <= MAX_MOVE_BUTTONS:
@@ -79,6 +80,9 @@ def game_view(state: GameState, lang: str) -> discord.ui.View:
         view.add_item(MoveMenu(ComponentId("pick", state.game_id, state.seq), choices,
                                placeholder=t("game.pick_move", lang), row=0))
     view.add_item(_button("resign", state, t("button.resign", lang), discord.ButtonStyle.danger, row=4))
+    if activity:  # valid at any turn of the game: made for turn 0, never stale
+        view.add_item(_button("launch", state, t("button.play_on_board", lang), discord.ButtonStyle.primary, row=4,
+                              turn=0))
     return _web(view, state, lang, row=4)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 # kind -> what its arg holds
 LOBBY_KINDS = ("join", "addai", "leave", "start", "cancel", "balance")
 CHALLENGE_KINDS = ("accept", "decline")
-PLAY_KINDS = ("move", "pick", "resign", "confirm")
+PLAY_KINDS = ("move", "pick", "resign", "confirm", "launch")  # launch: open the Activity
 END_KINDS = ("rematch", "replay")
 KINDS = LOBBY_KINDS + CHALLENGE_KINDS + PLAY_KINDS + END_KINDS
 
