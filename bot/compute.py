@@ -164,25 +164,38 @@ def _main_module_hidden() -> Iterator[None]:
 class _Workers:
     """One group of worker processes: an executor, rebuilt when one of them dies."""
 
-    def __init__(self, pool: ComputePool, count: int, niceness: int) -> None:
+    def __init__(self, pool: ComputePool, count: int, niceness: int, *, eager: bool = True) -> None:
         self.pool = pool
         self.count = count
         self.niceness = niceness
+        # Not eager: no process until the first job (which starts them all), so a bot whose
+        # members never ask for replays, hints or charts does not hold their workers' memory.
+        self.eager = eager
         self.generation = 0
         self.starting: list[concurrent.futures.Future[int]] = []
         self.executor: concurrent.futures.ProcessPoolExecutor | None = self._new()
 
     def _new(self) -> concurrent.futures.ProcessPoolExecutor:
-        """A new executor with every worker process started (each takes a no-op job: while none has finished
-        one, every submit starts a process)."""
+        """A new executor, eager: with every worker process started (each takes a no-op job: while none has
+        finished one, every submit starts a process)."""
         pool = self.pool
         executor = concurrent.futures.ProcessPoolExecutor(
             self.count, mp_context=pool._context, initializer=_start_worker,
             initargs=(pool._warm_up, os.getpid(), self.niceness),
         )
+        self.starting = []
+        if self.eager:
+            self._start(executor)
+        return executor
+
+    def _start(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
         with _main_module_hidden():
             self.starting = contextvars.Context().run(lambda: [executor.submit(_ready) for _ in range(self.count)])
-        return executor
+
+    def ensure_started(self) -> None:
+        """Start the processes of a group that is not eager, before its first job."""
+        if not self.starting and self.executor is not None:
+            self._start(self.executor)
 
     def rebuild(self, generation: int) -> None:
         """A new executor in place of the broken one, once per breakage however many jobs saw it."""
@@ -520,7 +533,7 @@ class ComputePool:
         self._line_logged = 0.0
         self._closed = False
         self._games = _PipeWorkers(self, workers, WORKER_NICENESS) if workers else None
-        self._others = _Workers(self, self.background_workers, BACKGROUND_NICENESS) if workers else None
+        self._others = _Workers(self, self.background_workers, BACKGROUND_NICENESS, eager=False) if workers else None
 
     @property
     def in_process(self) -> bool:
@@ -668,6 +681,7 @@ class ComputePool:
             return await group.submit(call)
         if group.executor is None:
             raise RuntimeError("the compute pool is closed")
+        group.ensure_started()
         # Through the loop's executor hook (not `executor.submit`), so that tools watching the loop's work (the
         # simulated Discord of the tests) see the job as pending.
         return await asyncio.get_running_loop().run_in_executor(group.executor, call)

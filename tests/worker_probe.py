@@ -31,3 +31,8 @@ async def worker_pids(pool: ComputePool) -> set[int]:
     """The process id of every worker of `pool` (it must be idle: each worker takes one check-in)."""
     with tempfile.TemporaryDirectory() as folder:
         return set(await asyncio.gather(*(pool.run(check_in, folder, pool.workers) for _ in range(pool.workers))))
+
+
+def mark_started(folder: str) -> None:
+    """A worker's warm-up that leaves the process's id in `folder`: which workers have started."""
+    Path(folder, str(os.getpid())).touch()

@@ -25,7 +25,7 @@ from bot.limits import HINT, REPLAY, lanes
 from bot.sessions import GameState
 from bot.ui.pictures import draw_board, draw_chart, warm_up
 from tests.helpers import TOKEN, finished_bell_game
-from tests.worker_probe import worker_pids
+from tests.worker_probe import mark_started, worker_pids
 
 # The async tests share one event loop per module, so that the module's pool lives across them.
 in_module_loop = pytest.mark.asyncio(loop_scope="module")
@@ -99,6 +99,24 @@ async def test_a_job_never_waits_behind_a_long_one_while_another_worker_is_free(
     quick = await asyncio.wait_for(asyncio.gather(pool.run(held, 0.05), pool.run(held, 0.05)), 60)
     marker.write_text("done")
     assert await long not in set(quick)
+
+
+def started(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir()}
+
+
+async def test_the_background_workers_start_with_their_first_job(tmp_path: Path) -> None:
+    """A bot whose members never ask for replays, hints or charts holds no memory for their workers."""
+    made = ComputePool(1, warm_up=partial(mark_started, str(tmp_path)), lanes=lanes())
+    try:
+        await made.start()
+        assert await made.run(pid) != os.getpid()
+        assert len(started(tmp_path)) == 1, "only the games' worker has started"
+        background = await made.run_in(HINT.lane.name, pid)
+        assert str(background) in started(tmp_path)
+        assert len(started(tmp_path)) == 1 + made.background_workers
+    finally:
+        await made.close()
 
 
 @in_module_loop
