@@ -78,12 +78,15 @@ ADJUDICATION_LANE = Lane("adjudication")
 # replay GIFs, which take seconds each. Behind the players' own work; a full line is a page "busy, try again".
 WEB_LANE = Lane("web", waiting=64)
 WEB_REPLAY_LANE = Lane("web_replay", waiting=4)
+# The live pages' boards after each move: never refused, since each watched game or tournament draws one at a
+# time (bot.web.hub), so the line is at most one job per watched page and language, however many watch.
+WEB_LIVE_LANE = Lane("web_live")
 
 
 def lanes() -> tuple[Lane, ...]:
     """Every lane the bot's compute pool runs besides the games' own."""
     found = {kind.lane.name: kind.lane for kind in KINDS if not kind.lane.urgent}
-    return (*found.values(), END_CHART_LANE, ADJUDICATION_LANE, WEB_LANE, WEB_REPLAY_LANE)
+    return (*found.values(), END_CHART_LANE, ADJUDICATION_LANE, WEB_LANE, WEB_REPLAY_LANE, WEB_LIVE_LANE)
 
 
 class RateLimited(Exception):

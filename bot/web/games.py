@@ -10,7 +10,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot.cogs.games.boards import board_texts, seat_names
-from bot.limits import WEB_LANE, WEB_REPLAY_LANE
+from bot.limits import WEB_LANE, WEB_LIVE_LANE, WEB_REPLAY_LANE
 from bot.sessions import GameState
 from bot.sessions.rebuild import CorruptGame
 from bot.storage import GameNotFound
@@ -61,7 +61,8 @@ async def visible_game(request: web.Request) -> GameState | web.Response:
     return state
 
 
-async def game_fragment(app: web.Application, state: GameState, lang: str) -> Rendered:
+async def game_fragment(app: web.Application, state: GameState, lang: str, *, live: bool = False) -> Rendered:
+    """The live part of a game's page; `live` for the hub's refresh after a move, whose board is never refused."""
     ctx = app[CONTEXT]
     story = await asyncio.to_thread(steps, state, lang)
     found = facts(state, lang, story)
@@ -72,7 +73,7 @@ async def game_fragment(app: web.Application, state: GameState, lang: str) -> Re
         board = SvgBoard(state.position, last, tuple(state.turn_throws) if state.status == "running" else (),
                          seat_names(state, lang), board_texts(lang), ctx.bar_ms,
                          describe(state.position, found.names, lang, headline))
-        svg = await ctx.compute.run_in(WEB_LANE.name, draw_svg, board)
+        svg = await ctx.compute.run_in((WEB_LIVE_LANE if live else WEB_LANE).name, draw_svg, board)
     env = aiohttp_jinja2.get_env(app)
 
     def w(message: str, **params: object) -> str:

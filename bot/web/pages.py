@@ -30,7 +30,7 @@ __all__ = ["add_routes", "render_topic"]
 def render_topic(app: web.Application) -> Any:
     async def render(topic: Topic, state: Any, lang: str) -> Rendered:
         if topic.kind == "game":
-            return await game_fragment(app, state, lang)
+            return await game_fragment(app, state, lang, live=True)
         return await tournament_fragment(app, state, lang)
 
     return render

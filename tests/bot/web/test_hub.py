@@ -6,9 +6,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from bot.limits import WEB_LIVE_LANE
 from bot.storage import Change
 from bot.web import hub as hub_module
+from bot.web.common import CONTEXT
 from bot.web.hub import Hub, Rendered, Topic
+from bot.web.pages import render_topic
+from tests.bot.web.conftest import Site
+from tests.helpers import started_duel
 
 GAME = Topic("game", 7)
 
@@ -96,3 +103,25 @@ async def test_the_count_goes_out_once_per_interval(monkeypatch: Any) -> None:
     hub.leave(others[0])
     await asyncio.sleep(0.05)
     assert first.take() == (None, 49)
+
+
+async def test_a_live_refresh_draws_in_a_lane_that_never_refuses(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move on a watched game must reach its watchers: the refresh is never answered 'busy' as a page load
+    may be (100 games moving at once once filled the pages' line and delayed their watchers by a retry)."""
+    session = await started_duel(site.manager)
+    app = site.client.app
+    compute = app[CONTEXT].compute
+    used: list[str] = []
+    run_in = compute.run_in
+
+    async def recording(lane: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        used.append(lane)
+        return await run_in(lane, fn, *args, **kwargs)
+
+    monkeypatch.setattr(compute, "run_in", recording)
+    rendered = await render_topic(app)(Topic("game", session.state.game_id), session.state, "en")
+    assert rendered
+    assert used == [WEB_LIVE_LANE.name]
+    assert not compute.lane(WEB_LIVE_LANE.name).waiting, "the live lane has no waiting line to overflow"
