@@ -14,7 +14,8 @@ process of one machine.
 
 The players' own latency (board visible after a click) is `benchmarks/load.py`'s. To see that watchers do not
 move it, run the load once as usual, then once with the pages on and spectators on every game:
-    WEB_PORT=8081 WEB_SECRET=<32+ characters> python benchmarks/load.py --games 200 --think 2-4 --seconds 120 &
+    WEB_PORT=8081 WEB_TRUST_FORWARDED=yes WEB_SECRET=<32+ characters> \
+        python benchmarks/load.py --games 200 --think 2-4 --seconds 120 &
     python benchmarks/web.py --spectate http://127.0.0.1:8081 --secret <the same> --game-ids 1-200 --watchers 5 \
         --seconds 120
 and compare load.py's "board visible" p99 between the two runs; `--spectate` prints the events its streams got.
@@ -224,12 +225,16 @@ async def spectate(base: str, secret: str, game_ids: range, watchers: int, secon
     events = 0
     opened = 0
 
-    async def watch(client: aiohttp.ClientSession, game_id: int) -> None:
+    async def watch(client: aiohttp.ClientSession, game_id: int, number: int) -> None:
         nonlocal events, opened
         path = links.path(f"/g/{game_id}/events", Page("g", game_id))
+        # Each spectator its own address, as behind a reverse proxy (run the bot with WEB_TRUST_FORWARDED=yes):
+        # from one address, all but 20 streams would be refused by the per-address limit.
+        headers = {"X-Forwarded-For": f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"}
         while True:  # the game may not exist yet: try again until it does
             try:
-                async with client.get(base + path, timeout=aiohttp.ClientTimeout(total=None)) as stream:
+                async with client.get(base + path, headers=headers,
+                                      timeout=aiohttp.ClientTimeout(total=None)) as stream:
                     if stream.status != 200:
                         await asyncio.sleep(1.0)
                         continue
@@ -242,7 +247,10 @@ async def spectate(base: str, secret: str, game_ids: range, watchers: int, secon
                 await asyncio.sleep(1.0)
 
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as client:
-        tasks = [asyncio.create_task(watch(client, game_id)) for game_id in game_ids for _ in range(watchers)]
+        tasks = [
+            asyncio.create_task(watch(client, game_id, number))
+            for number, (game_id, _) in enumerate((g, w) for g in game_ids for w in range(watchers))
+        ]
         started = time.monotonic()
         await asyncio.sleep(seconds)
         for task in tasks:
