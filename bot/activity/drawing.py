@@ -8,23 +8,13 @@ Discord or the web.
 
 from __future__ import annotations
 
-from bot.ui.pictures import BoardRequest, advantage, move_labels
+from bot.ui.pictures import BoardRequest, board_options
 
 
 def board_svg(request: BoardRequest, description: str | None = None) -> str:
-    """The SVG of the game message's board (`bot.ui.pictures.draw_board` draws its PNG); `description`: the
-    position in words for screen readers (its <desc>)."""
+    """The SVG of the game message's board, with the PNG's options (`bot.ui.pictures.board_options`);
+    `description`: the position in words for screen readers (its <desc>)."""
     from renderer import render_board_svg
 
-    position = request.position
-    svg: str = render_board_svg(
-        position,
-        last_move=request.last if request.last is not None else True,
-        throw=request.throws or None,
-        labels=move_labels(position, request.labels_up_to) or None,
-        advantage=advantage(position, request.seed, request.seq, request.bar_ms),
-        names=request.names,
-        texts=request.texts,
-        description=description,
-    )
+    svg: str = render_board_svg(request.position, description=description, **board_options(request))
     return svg

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from puluc import GameRecord, MoveEffect, Position, Throw
 
@@ -100,22 +101,26 @@ def advantage(position: Position, seed: int, seq: int, budget_ms: float) -> floa
     return bar_chance(position, bell_table(), budget_ms)
 
 
+def board_options(request: BoardRequest) -> dict[str, Any]:
+    """The renderer's options for a game message's board, shared by its PNG (`draw_board`) and its SVG (the
+    Activity's): names, the turn's throws, the buttons' numbers, the last move, the advantage bar, the palette."""
+    position = request.position
+    return {
+        "last_move": request.last if request.last is not None else True,
+        "throw": request.throws or None,
+        "labels": move_labels(position, request.labels_up_to) or None,
+        "advantage": advantage(position, request.seed, request.seq, request.bar_ms),
+        "names": request.names,
+        "texts": request.texts,
+        "theme": request.theme,
+    }
+
+
 def draw_board(request: BoardRequest) -> bytes:
-    """The PNG of a game message's board: names, the turn's throws, the buttons' numbers, the last move and
-    the advantage bar."""
+    """The PNG of a game message's board (`board_options`)."""
     from renderer import render_board
 
-    position = request.position
-    return render_board(
-        position,
-        last_move=request.last if request.last is not None else True,
-        throw=request.throws or None,
-        labels=move_labels(position, request.labels_up_to) or None,
-        advantage=advantage(position, request.seed, request.seq, request.bar_ms),
-        names=request.names,
-        texts=request.texts,
-        theme=request.theme,
-    )
+    return render_board(request.position, **board_options(request))
 
 
 def turn_starts(record: GameRecord) -> list[tuple[int, Position]]:
