@@ -83,6 +83,7 @@ from load_players import (
     signature,
     uploads,
     wall_clock,
+    web_outside_the_simulator,
 )
 from load_probes import CpuMeter, ErrorLog, FirstResponses, MemorySampler, board_rate_bound, machine_load
 from load_spammers import Spammer, SpamRecord
@@ -219,19 +220,21 @@ async def handlers_done(timeout: float) -> list[str]:  # noqa: ASYNC109 - names 
 async def load_one_process(games: int, database_url: str, think: tuple[float, float], seconds: float,
                            open_within: float, stall: float, clicks: int | None,
                            shard: tuple[int, int] | None = None, wait_for_go: bool = False,
-                           spammers: int = 0) -> dict[str, Any]:
+                           spammers: int = 0, web_port: int | None = None) -> dict[str, Any]:
     """Run the bot with `games` tables under load and return the raw figures (lists of seconds, counts)."""
     errors = ErrorLog()
     config = settings_for(database_url)
     from bot.app import PulucBot
 
     label = "" if shard is None else f"-s{shard[0]}"
-    with errors.installed(), MemorySampler() as memory:
+    with errors.installed(), MemorySampler() as memory, web_outside_the_simulator():
         bot = PulucBot(config)
-        async with simcord.run(bot, check_errors=False) as env:
+        async with simcord.run(bot, check_errors=False) as env, contextlib.AsyncExitStack() as beside:
             if shard is not None:
                 partition_ids(env, *shard)
             bound_the_simulator(env)
+            if web_port is not None:  # the bot has migrated the database: the pages may open it
+                await beside.enter_async_context(web_process(web_port, database_url))
             guilds: list[simcord.GuildHandle] = []
             tables = await set_up(bot, env, games, shard, label, guilds)
             # Spammers in the first servers, one a server in turn; each replays its own server's games.
@@ -316,6 +319,40 @@ async def load_one_process(games: int, database_url: str, think: tuple[float, fl
         "shards": None if getattr(config, "shards", None) is None else str(getattr(config, "shards", None)),
         "pid": os.getpid(),
     }
+
+
+WEB_READY_S = 30.0  # how long `puluc-bot web` may take to answer /healthz
+
+
+@asynccontextmanager
+async def web_process(port: int, database_url: str) -> AsyncIterator[None]:
+    """`puluc-bot web` on `port` beside the bot, on its PostgreSQL database (--web-process): the pages in their
+    own process, hearing the moves through LISTEN/NOTIFY, as a server with a large audience runs them."""
+    import aiohttp
+
+    env = {**os.environ, "DATABASE_URL": database_url, "WEB_PORT": str(port)}
+    child = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "web", env=env,
+                                                 stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + WEB_READY_S
+        async with aiohttp.ClientSession() as client:
+            while True:
+                if child.returncode is not None:
+                    raise SystemExit(f"puluc-bot web stopped at once (exit code {child.returncode}): see above")
+                try:
+                    async with client.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                        if answer.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"puluc-bot web did not answer on port {port} within {WEB_READY_S:g} s")
+                await asyncio.sleep(0.2)
+        yield
+    finally:
+        if child.returncode is None:
+            child.terminate()
+        await child.wait()
 
 
 def fair_use_refusal(error: BaseException) -> bool:
@@ -411,6 +448,21 @@ def spread(values: list[float]) -> dict[str, float | int | None]:
             "max": round(max(values, default=float("nan")) * 1000, 1)}
 
 
+TIMELINE_WINDOW_S = 10.0
+
+
+def timeline(clicked_at: list[float], visible: list[float]) -> list[dict[str, float | int | None]]:
+    """Board visible by `TIMELINE_WINDOW_S` windows of the run (by when the click was made): where a slow tail
+    comes from, a burst at one moment or the whole run."""
+    if not clicked_at:
+        return []
+    origin = min(clicked_at)
+    windows: dict[int, list[float]] = {}
+    for at, value in zip(clicked_at, visible, strict=True):
+        windows.setdefault(int((at - origin) // TIMELINE_WINDOW_S), []).append(value)
+    return [{"from_s": index * TIMELINE_WINDOW_S, **spread(windows[index])} for index in sorted(windows)]
+
+
 def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
     """Pool the raw figures of every process into the report."""
     pooled: dict[str, Any] = {}
@@ -450,6 +502,7 @@ def summarize(parts: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "board_visible_ms": spread(pooled["board_visible"]),
         "end_screen_ms": spread(pooled["end_screen"]),
         "chart_visible_ms": spread(pooled["chart_visible"]),
+        "board_visible_timeline": timeline(pooled["board_clicked_at"], pooled["board_visible"]),
         "later_than_3s": late,
         "unanswered": pooled["unanswered"],
         "stalled": pooled["stalled"],
@@ -532,6 +585,10 @@ def report(result: dict[str, Any]) -> str:
         row = result[key]
         figures = "".join(f" {'-' if row[p] is None else f'{row[p]:.1f}':>8s}" for p in ("p50", "p95", "p99", "max"))
         lines.append(f"{label:34s} {row['count']:6d}{figures}")
+    if result.get("show_timeline"):
+        lines.append(f"board visible by {TIMELINE_WINDOW_S:g} s window of the clicks (p50 / p99 / max, ms):")
+        lines += [f"  {row['from_s']:6.0f} s  {row['count']:5d}  {row['p50']:8.1f} {row['p99']:8.1f} {row['max']:8.1f}"
+                  for row in result["board_visible_timeline"]]
     lines += [
         "",
         f"interactions          {result['interactions']} ({result['interactions_per_second']} per second)",
@@ -588,6 +645,11 @@ def parser() -> argparse.ArgumentParser:
                        help="a PostgreSQL database to play in (a fresh schema, dropped afterwards); default: SQLite")
     found.add_argument("--spammers", type=int, default=0,
                        help="members asking for hints and replays as fast as they are let (issue 27; default 0)")
+    found.add_argument("--web-process", type=int, default=None, metavar="PORT",
+                       help="also run `puluc-bot web` on PORT beside the bot, on --database-url (WEB_SECRET from the "
+                            "environment; spectators: benchmarks/web.py --spectate)")
+    found.add_argument("--timeline", action="store_true",
+                       help=f"also print board visible by {TIMELINE_WINDOW_S:g} s windows of the run")
     found.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     found.add_argument("--child", default=None, help=argparse.SUPPRESS)  # "index/count": a bot process of --processes
     return found
@@ -607,6 +669,8 @@ def main(argv: list[str] | None = None) -> int:
         found.error("--processes must be from 1 to --games")
     if args.spammers < 0 or (args.spammers and args.processes > 1):
         found.error("--spammers takes a count (0 or more) and runs with one process")
+    if args.web_process is not None and (args.database_url is None or args.processes > 1):
+        found.error("--web-process serves the pages beside one bot process on PostgreSQL: give --database-url")
     if args.processes > 1 and args.database_url is None:
         found.error("several processes share one database: give --database-url postgresql://...")
     if args.child is not None:  # one bot process of a multi-process run: raw figures for the parent
@@ -620,10 +684,12 @@ def main(argv: list[str] | None = None) -> int:
         async with fresh_database(args.database_url) as url:
             if args.processes == 1:
                 return [await load_one_process(args.games, url, args.think, args.seconds, args.open_within,
-                                               args.stall, args.clicks, spammers=args.spammers)]
+                                               args.stall, args.clicks, spammers=args.spammers,
+                                               web_port=args.web_process)]
             return await load_processes(args, url)
 
     result = summarize(asyncio.run(run()), args)
+    result["show_timeline"] = args.timeline
     print(json.dumps(result) if args.json else report(result))
     return 0
 

@@ -33,6 +33,7 @@ from typing import Any
 
 import simcord
 import simcord._dpy_internals as sim_internals
+import simcord._runtime as sim_runtime
 import simcord.interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import AppCommandType, ComponentType, InteractionType
@@ -155,6 +156,7 @@ class Record:
     board_visible: list[float] = field(default_factory=list)  # click -> the new position's board on screen
     end_screen: list[float] = field(default_factory=list)  # the same, for the moves that ended a game
     chart_visible: list[float] = field(default_factory=list)  # game-ending move -> its advantage chart
+    board_clicked_at: list[float] = field(default_factory=list)  # when each `board_visible` click was made
     interactions: int = 0
     unanswered: int = 0
     stalled: int = 0
@@ -175,6 +177,7 @@ class Record:
             self.updated.append(sample.updated_at - sample.started)
         if sample.board_at is not None:
             self.board_visible.append(sample.board_at - sample.started)
+            self.board_clicked_at.append(sample.started)
             if sample.kind in ("accept", "start"):
                 self.games_started += 1
             if sample.end_screen:
@@ -308,6 +311,9 @@ def bound_the_simulator(env: simcord.Env) -> None:
     cdn.store_attachment = store_newest  # type: ignore[method-assign]
 
 
+LOAD_SETTLE_TIMEOUT_S = 0.05  # how long SimCord waits for the busy bot to settle during the load (see wall_clock)
+
+
 @contextlib.contextmanager
 def wall_clock(env: simcord.Env) -> Iterator[None]:
     """While the load runs, the bot's timers and clock follow the wall clock, as they do against Discord.
@@ -319,7 +325,14 @@ def wall_clock(env: simcord.Env) -> Iterator[None]:
     acknowledges (`bot.ui.replies.AckGrace`) would then look seconds late, and SimCord's scans would be
     counted as the bot's CPU. The date and time Discord gives (`discord.utils.utcnow`: the bot's rate limits
     refill by it, its turn deadlines are set by it) moves on with the wall clock too. SimCord's clocks are put
-    back before the bot shuts down, the date and time from where the load left it."""
+    back before the bot shuts down, the date and time from where the load left it.
+
+    A virtual timer set before the load (a timer of the bot's start-up) still fires through SimCord, which first
+    waits for the bot to settle; a busy bot never does, so SimCord spent its whole settle timeout (5 s) scanning
+    the bot's tasks against every timer of the loop (`simcord._dpy_internals.is_sleep_waiter`) and gave up. With
+    a thousand web pages open (a keep-alive timer each) that scan held the loop for those 5 s (seen with
+    py-spy), a stall of the simulator's that Discord does not have. While the load runs SimCord gives up after
+    `LOAD_SETTLE_TIMEOUT_S` instead: the same outcome, without the scan."""
     loop = asyncio.get_running_loop()
     runtime = env._runtime
     if runtime is None:
@@ -331,12 +344,42 @@ def wall_clock(env: simcord.Env) -> Iterator[None]:
     clock = env.backend.clock
     began, elapsed = sim_internals._REAL_MONOTONIC(), clock.elapsed
     clock.now = lambda: clock._epoch + timedelta(seconds=elapsed + sim_internals._REAL_MONOTONIC() - began)  # type: ignore[method-assign]
+    settle_timeout, env.settle_timeout = env.settle_timeout, LOAD_SETTLE_TIMEOUT_S
     try:
         yield
     finally:
+        env.settle_timeout = settle_timeout
         loop.call_later, loop.call_at, time.monotonic = virtual  # type: ignore[method-assign]
         del clock.now
         clock.elapsed = max(clock.elapsed, elapsed + sim_internals._REAL_MONOTONIC() - began)
+
+
+@contextlib.contextmanager
+def web_outside_the_simulator() -> Iterator[None]:
+    """The web pages (WEB_PORT) started outside SimCord's bookkeeping of the bot's work.
+
+    SimCord records every task and callback made inside the bot's scope, and while it settles it scans them all
+    (`simcord._settlement._park_reason`): the web server's accepting socket, set up in the bot's `setup_hook`,
+    would make every page's stream one of those tasks, and with a thousand spectators one scan took the loop
+    for five seconds (seen with py-spy: the bot, web and all, idle meanwhile). That is a cost of the simulator,
+    which Discord does not have; the pages' own work (loading, rendering, writing their streams) still runs on
+    the bot's loop and is measured. The bot's code is not changed: only where SimCord looks."""
+    import bot.app as app
+
+    original = app.start_web
+
+    async def start_web(*args: Any, **kwargs: Any) -> Any:
+        token = sim_runtime._BOT_SCOPE.set(None)
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            sim_runtime._BOT_SCOPE.reset(token)
+
+    app.start_web = start_web
+    try:
+        yield
+    finally:
+        app.start_web = original
 
 
 def drop_old_messages(env: simcord.Env, channel_id: int) -> None:

@@ -27,6 +27,10 @@ PROG = "puluc-bot web"
 
 log = logging.getLogger("bot.web")
 
+# Above the bot's board workers' 10 (`bot.compute.WORKER_NICENESS`): the players' boards come first, the pages
+# (whose goal is a second, not tens of milliseconds) next. Its own workers add theirs on top, up to 19.
+WEB_NICENESS = 15
+
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
@@ -59,7 +63,16 @@ def main(argv: Sequence[str]) -> int:
     from bot.logs import setup_logging
 
     setup_logging(config.log_level_number, secrets=config.secrets, json_lines=config.log_format == "JSON")
+    yield_to_the_bot()
     return asyncio.run(serve(config, port))
+
+
+def yield_to_the_bot() -> None:
+    """Lower this process's CPU priority by `WEB_NICENESS`: on a machine it shares with the bot, the pages'
+    work (a thousand spectators cost about half a core) waits for the players' boards, drawn by workers at
+    niceness 10, instead of taking turns with them. On an idle or separate machine niceness changes nothing."""
+    with contextlib.suppress(OSError):  # a platform without priorities: serve as we are
+        os.nice(WEB_NICENESS)
 
 
 async def serve(config: Config, port: int, stop: asyncio.Event | None = None) -> int:

@@ -20,6 +20,7 @@ from bot.sessions import GameState
 from bot.sessions.rebuild import read_game
 from bot.storage import Storage
 from bot.ui.links import Page, WebLinks
+from bot.web.present import Tail
 
 __all__ = ["PUBLIC_FOR", "REMEMBER_FOR", "Lru", "WebContext"]
 
@@ -75,6 +76,9 @@ class WebContext:
     # A replay's steps, boards, chart and GIF, by game and language: a few games' worth of boards (about 10 KB each).
     pictures: Lru[tuple[object, ...], object] = field(default_factory=lambda: Lru(2048))
     gifs: Lru[tuple[int, str], bytes] = field(default_factory=lambda: Lru(8))  # a replay GIF is up to a few MB
+    # The end of each watched game's story, by game and language, continued move by move (a position and a few
+    # sentences each, about 3 KB).
+    tails: Lru[tuple[int, str], Tail] = field(default_factory=lambda: Lru(4096))
     _public: dict[int, tuple[bool, float]] = field(default_factory=dict)
     _reads: dict[int, asyncio.Future[GameState]] = field(default_factory=dict)
     _making: dict[object, asyncio.Future[object]] = field(default_factory=dict)

@@ -36,7 +36,7 @@ from bot.web.context import WebContext
 from bot.web.hub import Rendered, Topic
 from bot.web.i18n import wt
 from bot.web.live import stream
-from bot.web.present import Step, describe, facts, steps
+from bot.web.present import Step, describe, facts, steps, tail
 
 __all__ = ["game_events", "game_fragment", "game_page", "record_json", "replay_gif", "step_json"]
 
@@ -64,11 +64,15 @@ async def visible_game(request: web.Request) -> GameState | web.Response:
 async def game_fragment(app: web.Application, state: GameState, lang: str, *, live: bool = False) -> Rendered:
     """The live part of a game's page; `live` for the hub's refresh after a move, whose board is never refused."""
     ctx = app[CONTEXT]
-    story = await asyncio.to_thread(steps, state, lang)
+    # The story's end, continued from what the last refresh told: a move costs its own few events, on the loop.
+    key = (state.game_id, lang)
+    story = tail(state, lang, ctx.tails.get(key))
+    if story is not None:
+        ctx.tails.put(key, story)
     found = facts(state, lang, story)
     svg = None
     if state.position is not None:
-        last = story[-1].last if story else None
+        last = story.last if story is not None else None
         headline = " ".join(line for line in (found.result, found.turn, found.throws) if line)
         board = SvgBoard(state.position, last, tuple(state.turn_throws) if state.status == "running" else (),
                          seat_names(state, lang), board_texts(lang), ctx.bar_ms,

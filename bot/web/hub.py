@@ -13,6 +13,7 @@ change feed (`note_change`: another process played; the state is read back). Not
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable
@@ -101,6 +102,10 @@ class Hub:
         self._render = render
         self._version = version
         self._feeds: dict[Topic, _Feed] = {}
+        # The context the hub was made in (the web server's): each refresh runs in a copy of it, not in the
+        # context of whichever session noted the change, whose log ids (`bot.logs.bind`: that server, channel
+        # and game) would otherwise label the refresh's lines, and the later changes' it goes on to show.
+        self._context = contextvars.copy_context()
         self.renders = 0  # renderings made (tests and the benchmark check one per change and language)
 
     # -- watchers --------------------------------------------------------------------------------------
@@ -193,7 +198,8 @@ class Hub:
 
     def _refresh_soon(self, feed: _Feed) -> None:
         if feed.task is None or feed.task.done():
-            feed.task = asyncio.get_running_loop().create_task(self._refresh(feed), name=f"puluc-web-{feed.topic}")
+            feed.task = self._context.copy().run(asyncio.get_running_loop().create_task, self._refresh(feed),
+                                                 name=f"puluc-web-{feed.topic}")
 
     async def _refresh(self, feed: _Feed) -> None:
         # One refresh at a time per topic; changes arriving meanwhile are picked up by the next loop. A failed

@@ -61,7 +61,8 @@ async def stream(request: web.Request, topic: Topic, since: int, state: Any) -> 
             hub.note_state(topic, state)  # the page is behind already: render what it missed
         while True:
             try:
-                await asyncio.wait_for(watcher.wake.wait(), KEEPALIVE)
+                async with asyncio.timeout(KEEPALIVE):  # a timer, not a task, per wait: a thousand streams wait
+                    await watcher.wake.wait()
             except TimeoutError:
                 await response.write(b": alive\n\n")
                 continue

@@ -12,10 +12,10 @@ from bot.cogs.games.texts import game_title, move_sentence, pass_sentence, seat_
 from bot.sessions import GameState
 from bot.ui.i18n import t
 from bot.web.i18n import wt
-from puluc import MoveEffect, Position
-from puluc.record import MoveEvent, ThrowEvent
+from puluc import MoveEffect, Position, Rules
+from puluc.record import Event, MoveEvent, ThrowEvent
 
-__all__ = ["GameFacts", "PlayerLine", "Step", "facts", "plain", "steps"]
+__all__ = ["GameFacts", "PlayerLine", "Step", "Tail", "facts", "plain", "steps", "tail"]
 
 NARRATION_LINES = 8
 _MARKUP = re.compile(r"\*\*|__|`|~~")
@@ -71,6 +71,31 @@ def _names(state: GameState, lang: str) -> dict[str, str]:
     return {seat.seat: plain(seat_label(seat, lang)) for seat in state.seats}
 
 
+def _tell(before: Position, event: Event, after: Position, names: dict[str, str], rules: Rules,
+          lang: str) -> tuple[str, str, MoveEffect | None]:
+    """What one event of the record was, as a step says it: its kind, its sentence (without markup) and, for a
+    move, the move to mark on the board."""
+    who = names.get(before.to_move, before.to_move)
+    if isinstance(event, MoveEvent):
+        effect = before.move_effect(event.move)
+        return "move", plain(move_sentence(effect, rules, who, lang)), effect
+    values = tuple(throw.value for throw in event.throws)
+    if after.must_throw and not after.is_over:  # no move fitted: the turn passed at once
+        pieces = before.home(before.to_move) > 0 or any(stack.owner == before.to_move for _, stack in before.stacks())
+        return "pass", plain(pass_sentence(who, event.throws, pieces, lang)), None
+    return "throw", plain(t("game.threw", lang, player=who, throws=throws_text(values, lang))), None
+
+
+def _told(before: Position, event: Event, after: Position) -> bool:
+    """Whether the story of a live page tells `event` (a move, or a throw that passed the turn)."""
+    return isinstance(event, MoveEvent) or (after.must_throw and not after.is_over)
+
+
+def _after(position: Position, event: Event) -> Position:
+    # As `GameRecord.positions` plays it (a session's record holds only events that were legal).
+    return position.throw(list(event.values)) if isinstance(event, ThrowEvent) else position.play(event.move)
+
+
 def steps(state: GameState, lang: str) -> list[Step]:
     """Every step of the game so far: the start, then the position after each throw and move, with a sentence
     saying what happened (a throw that moved nothing says so, as in the game message)."""
@@ -83,23 +108,71 @@ def steps(state: GameState, lang: str) -> list[Step]:
     found = [Step(0, position, None, plain(t("game.first", lang, team=record.first)), "start", position.must_throw)]
     last: MoveEffect | None = None
     for number, (event, after) in enumerate(zip(record.events, positions, strict=True), start=1):
-        before = position
-        who = names.get(before.to_move, before.to_move)
-        if isinstance(event, MoveEvent):
-            last = before.move_effect(event.move)
-            kind, caption = "move", move_sentence(last, state.rules, who, lang)
-        else:
-            assert isinstance(event, ThrowEvent)  # a record holds throws and moves only
-            values = tuple(throw.value for throw in event.throws)
-            if after.must_throw and not after.is_over:  # no move fitted: the turn passed at once
-                pieces = before.home(before.to_move) > 0 or any(
-                    stack.owner == before.to_move for _, stack in before.stacks())
-                kind, caption = "pass", pass_sentence(who, event.throws, pieces, lang)
-            else:
-                kind, caption = "throw", t("game.threw", lang, player=who, throws=throws_text(values, lang))
-        found.append(Step(number, after, last, plain(caption), kind, after.must_throw and not after.is_over))
+        kind, caption, effect = _tell(position, event, after, names, state.rules, lang)
+        last = effect if effect is not None else last
+        found.append(Step(number, after, last, caption, kind, after.must_throw and not after.is_over))
         position = after
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """The end of a game's story, all a live page shows of it: the position after the first `events` events of
+    the record, the move its board marks, and what the last few moves and passes were (`facts`' narration).
+    A move extends it by the new events alone (`tail`), so a live page's refresh costs the same at move 300 as
+    at move 3."""
+
+    game_id: int
+    lang: str
+    names: tuple[tuple[str, str], ...]  # the seat names it was told with: a renamed player starts it over
+    events: int
+    final: Event | None  # the last event told, to see that the record still begins with what was told
+    position: Position
+    last: MoveEffect | None
+    told: tuple[str, ...]  # at most NARRATION_LINES, oldest first
+
+
+def tail(state: GameState, lang: str, since: Tail | None = None) -> Tail | None:
+    """The end of `state`'s story (None before the game has a position), continuing `since` when the record
+    still begins with what it told; otherwise from the start, telling only the last few events."""
+    if state.position is None:
+        return None
+    names = _names(state, lang)
+    events = state.record
+    named = tuple(sorted(names.items()))
+    if (since is not None and since.game_id == state.game_id and since.lang == lang and since.names == named
+            and since.events <= len(events) and (since.events == 0 or events[since.events - 1] == since.final)):
+        position, last, told = since.position, since.last, list(since.told)
+        for event in events[since.events:]:
+            after = _after(position, event)
+            if _told(position, event, after):
+                _, caption, effect = _tell(position, event, after, names, state.rules, lang)
+                last = effect if effect is not None else last
+                told.append(caption)
+            position = after
+        return Tail(state.game_id, lang, named, len(events), events[-1] if events else None, position, last,
+                    tuple(told[-NARRATION_LINES:]))
+    # From the start: play every event, but put into words only the ones the page shows.
+    positions = list(state.game_record().positions())
+    chosen: list[int] = []
+    marked: int | None = None  # the last move's index: the board marks it
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if isinstance(event, MoveEvent) and marked is None:
+            marked = index
+        if len(chosen) < NARRATION_LINES and _told(positions[index], event, positions[index + 1]):
+            chosen.append(index)
+        if marked is not None and len(chosen) >= NARRATION_LINES:
+            break
+    told = [_tell(positions[index], events[index], positions[index + 1], names, state.rules, lang)[1]
+            for index in reversed(chosen)]
+    last = None
+    if marked is not None:
+        move = events[marked]
+        assert isinstance(move, MoveEvent)
+        last = positions[marked].move_effect(move.move)
+    return Tail(state.game_id, lang, named, len(events), events[-1] if events else None, positions[-1], last,
+                tuple(told))
 
 
 def result_line(state: GameState, lang: str) -> str | None:
@@ -113,8 +186,9 @@ def result_line(state: GameState, lang: str) -> str | None:
     return plain(t("game.won", lang, team=state.winner, score_a=scores.get("A", 0), score_b=scores.get("B", 0)))
 
 
-def facts(state: GameState, lang: str, story: list[Step] | None = None) -> GameFacts:
-    """The words of a game page; `story` is `steps(state, lang)` when the caller has it already."""
+def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -> GameFacts:
+    """The words of a game page; `story` is `steps(state, lang)` or `tail(state, lang)` when the caller has
+    either already."""
     names = _names(state, lang)
     position = state.position
     to_move = state.to_move
@@ -138,9 +212,12 @@ def facts(state: GameState, lang: str, story: list[Step] | None = None) -> GameF
         if state.turn_throws:
             values = (throw.value for throw in state.turn_throws)
             throws = plain(t("game.threw", lang, player=names[to_move.seat], throws=throws_text(values, lang)))
-    story = steps(state, lang) if story is None else story
-    # What happened lately: the moves and the turns that passed, not the throws a move then used.
-    told = [step.caption for step in story if step.kind in ("move", "pass")]
+    if story is None:
+        story = tail(state, lang)
+    if isinstance(story, Tail) or story is None:
+        told = list(story.told) if story is not None else []
+    else:  # What happened lately: the moves and the turns that passed, not the throws a move then used.
+        told = [step.caption for step in story if step.kind in ("move", "pass")]
     return GameFacts(
         game_id=state.game_id,
         guild_id=state.place.guild_id,

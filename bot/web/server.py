@@ -84,6 +84,7 @@ def build_app(ctx: WebContext, *, limits: Limits | None = None, trust_forwarded:
         loader=jinja2.FileSystemLoader(str(_HERE / "templates")),
         autoescape=jinja2.select_autoescape(default=True),
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # the templates ship with the package: no stat() of the file at every rendering
     )
     add_routes(app)
     app.router.add_static("/static", _HERE / "static", append_version=True, name="static")

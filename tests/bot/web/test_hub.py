@@ -4,6 +4,7 @@ newest; a slow watcher skips to the present; the count of watchers goes out at m
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import Any
 
 import pytest
@@ -55,6 +56,32 @@ async def test_one_load_and_one_drawing_per_language_for_a_thousand_watchers() -
     for watcher in watchers:
         fragment, _ = watcher.take()
         assert fragment is not None and fragment.html == f"<p>5 {watcher.lang}</p>"
+
+
+NOTED_BY: contextvars.ContextVar[str] = contextvars.ContextVar("noted_by", default="nobody")
+
+
+async def test_a_refresh_runs_in_the_hubs_context_not_in_the_one_that_noted_the_change() -> None:
+    seen: list[str] = []
+
+    async def load(topic: Topic) -> Any:
+        seen.append(NOTED_BY.get())
+        return FakeGame(3)
+
+    async def render(topic: Topic, state: Any, lang: str) -> Rendered:
+        seen.append(NOTED_BY.get())
+        return Rendered(state.seq, state.seq, "<p></p>")
+
+    hub = Hub(load, render, lambda state: state.seq)
+    hub.watch(GAME, "en")
+
+    async def interaction() -> None:  # a session's task, with its own ids bound (as `bot.logs.bind` does)
+        NOTED_BY.set("game 7's interaction")
+        hub.note_change(Change("game", 7, 3))
+
+    await asyncio.get_running_loop().create_task(interaction())
+    await settle()
+    assert seen == ["nobody", "nobody"]
 
 
 async def test_a_change_already_shown_is_not_loaded_again() -> None:

@@ -3,9 +3,13 @@ reader, and the advantage chart's points."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from bot.sessions import GameState
 from bot.web.chart import advantage_chart
-from bot.web.present import describe, facts, plain, steps
+from bot.web.present import NARRATION_LINES, Tail, describe, facts, plain, steps, tail
 from puluc import Position, Rules
 from tests.helpers import at, finished_bell_game
 
@@ -46,3 +50,55 @@ def test_the_chart_needs_two_points_and_says_what_it_shows() -> None:
     assert advantage_chart([(0, 0.5)], 10, "en") is None
     chart = advantage_chart([(0, 0.5), (5, None), (10, 0.9)], 10, "en")
     assert chart is not None and "<title" in chart and "from 50% at the start to 90% at the end" in chart
+
+
+def _told_by_steps(state: GameState, lang: str) -> list[str]:
+    return [step.caption for step in steps(state, lang) if step.kind in ("move", "pass")][-NARRATION_LINES:]
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+async def test_a_live_pages_tail_says_what_the_whole_story_says_after_every_event(lang: str) -> None:
+    state = await finished_bell_game()
+    assert len(state.record) > 2 * NARRATION_LINES
+    since: Tail | None = None
+    for events in range(len(state.record) + 1):
+        prefix = dataclasses.replace(state, record=state.record[:events])
+        story = steps(prefix, lang)
+        continued = tail(prefix, lang, since)
+        from_start = tail(prefix, lang)
+        assert continued == from_start  # the same end, told event by event or all at once
+        assert continued is not None
+        assert continued.events == events and continued.position == story[-1].position
+        assert continued.last == story[-1].last
+        assert list(continued.told) == _told_by_steps(prefix, lang)
+        assert facts(prefix, lang, continued) == facts(prefix, lang, story)
+        since = continued
+
+
+async def test_a_tail_continues_over_several_events_at_once() -> None:
+    state = await finished_bell_game()
+    half = dataclasses.replace(state, record=state.record[: len(state.record) // 2])
+    assert tail(state, "en", tail(half, "en")) == tail(state, "en")
+
+
+async def test_a_tail_starts_over_when_the_record_no_longer_begins_with_what_it_told() -> None:
+    state = await finished_bell_game()
+    told = tail(state, "en")
+    assert told is not None
+    # Another game's tail, another language's, a renamed player's, a record that changed under it: none is
+    # continued (each would tell something that did not happen here).
+    other = dataclasses.replace(told, game_id=told.game_id + 1, told=("not this game",))
+    assert tail(state, "en", other) == told
+    assert tail(state, "fr", told) == tail(state, "fr")
+    renamed = dataclasses.replace(state, seats=tuple(dataclasses.replace(seat, name=f"{seat.name}2")
+                                                     for seat in state.seats))
+    assert tail(renamed, "en", told) == tail(renamed, "en")
+    shorter = dataclasses.replace(state, record=state.record[:5])
+    assert tail(shorter, "en", told) == tail(shorter, "en")
+    changed = dataclasses.replace(told, final=state.record[0], told=("changed",))
+    assert tail(state, "en", changed) == told
+
+
+async def test_a_game_without_a_position_has_no_tail() -> None:
+    state = await finished_bell_game(moves=2)
+    assert tail(dataclasses.replace(state, position=None), "en") is None

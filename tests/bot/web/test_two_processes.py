@@ -13,6 +13,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot.cli.web import WEB_NICENESS
+from bot.compute import WORKER_NICENESS
 from bot.storage import Storage, open_storage
 from bot.ui.links import Page, WebLinks
 from tests.bot.web.browser import chromium
@@ -37,9 +39,13 @@ async def writer(postgres_url: str) -> AsyncIterator[Storage]:
     await storage.close()
 
 
+STARTED: dict[str, int] = {}  # address -> process id of each `web_process`
+
+
 @pytest.fixture
 async def web_process(postgres_url: str, writer: Storage) -> AsyncIterator[str]:
-    """`puluc-bot web` in a process of its own on the same database; its address once it answers."""
+    """`puluc-bot web` in a process of its own on the same database; its address once it answers (and its
+    process id in `STARTED`)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": postgres_url, "WEB_PORT": str(port), "WEB_SECRET": SECRET,
            "WORKERS": "0", "LOG_LEVEL": "WARNING", "DISCORD_TOKEN": ""}
@@ -61,6 +67,7 @@ async def web_process(postgres_url: str, writer: Storage) -> AsyncIterator[str]:
                     pass
                 assert asyncio.get_running_loop().time() < deadline, "puluc-bot web did not start"
                 await asyncio.sleep(0.2)
+        STARTED[address] = process.pid
         yield address
     finally:
         if process.returncode is None:
@@ -93,3 +100,10 @@ async def test_a_move_in_one_process_updates_the_page_served_by_the_other(
                                          timeout=10_000)
             assert await page.get_attribute("#live", "data-seq") == str(session.state.seq)
         assert await page.evaluate("window.notReloaded === true")
+
+
+async def test_the_pages_process_yields_the_cpu_to_the_bots(web_process: str) -> None:
+    # On a machine shared with the bot, the players' boards (workers at niceness 10) come before the pages.
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, STARTED[web_process]) == min(19, ours + WEB_NICENESS)
+    assert WEB_NICENESS > WORKER_NICENESS
