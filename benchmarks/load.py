@@ -16,6 +16,12 @@ Run by hand (issue 21's goals; README, Scaling):
   (d) python benchmarks/load.py --games 200 --think 2-4 --seconds 120 --spammers 4
       As (a), plus 4 members (benchmarks/load_spammers.py) asking for hints and replays as fast as the bot lets
       them (issue 27). Goal: the players' board visible p99 stays within 1,000 ms, as in (a) without them.
+  (e) WEB_SECRET=... python benchmarks/load.py --games 200 --think 2-4 --seconds 120 \
+          --database-url postgresql://postgres@127.0.0.1:5432/test --web-process 8082
+      As (a) on PostgreSQL with `puluc-bot web` serving the pages beside the bot (issue 30), for spectators from
+      `benchmarks/web.py --spectate`; with WEB_PORT instead, the bot's own process serves them. Goal: the
+      players' board visible as without pages.
+`--timeline` adds board visible per 10 s window of the run (a burst shows where it happened).
 `--json` prints one JSON object instead of the table; `--clicks N` replaces the timed run by N interactions
 per game, the opening command included (tests/e2e/test_load_smoke.py, which asserts no timing).
 

@@ -18,7 +18,13 @@ move it, run the load once as usual, then once with the pages on and spectators 
         python benchmarks/load.py --games 200 --think 2-4 --seconds 120 &
     python benchmarks/web.py --spectate http://127.0.0.1:8081 --secret <the same> --game-ids 1-200 --watchers 5 \
         --seconds 120
-and compare load.py's "board visible" p99 between the two runs; `--spectate` prints the events its streams got.
+and compare load.py's "board visible" p99 between the two runs (`--timeline` shows it per 10 s window);
+`--spectate` prints the events its streams got, and runs its clients at niceness 19 (they stand for browsers
+on other machines). With the pages in a process of their own, beside the bot on PostgreSQL:
+    WEB_SECRET=<...> WEB_TRUST_FORWARDED=yes python benchmarks/load.py --games 200 --think 2-4 --seconds 120 \
+        --database-url postgresql://postgres@127.0.0.1:5432/test --web-process 8082 &
+    python benchmarks/web.py --spectate http://127.0.0.1:8082 --secret <the same> --game-ids 1-200 --watchers 5 \
+        --seconds 100
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +44,11 @@ def test_load_benchmark_smoke_run_answers_every_click() -> None:
     assert result["games_started"] == GAMES
     assert result["boards_uploaded"] >= result["board_visible_ms"]["count"]
     assert [peaks["total_mb"] > 0 for peaks in result["peak_rss_mb"]] == [True]
+    # The timeline splits the same samples by when their click was made, window by window in order.
+    windows = result["board_visible_timeline"]
+    assert sum(window["count"] for window in windows) == result["board_visible_ms"]["count"]
+    assert [window["from_s"] for window in windows] == sorted({window["from_s"] for window in windows})
+    assert max(window["max"] for window in windows) == result["board_visible_ms"]["max"]
     # The bot process spent CPU on the boards (SimCord included); workers, if any, no less than nothing.
     [cost] = result["cpu_ms_per_board"]
     assert cost["process"] > 0 and cost["workers"] >= 0
@@ -65,3 +72,41 @@ def test_load_benchmark_spammers_ask_and_are_answered() -> None:
         assert spam["asked"] >= 1 and spam["other"] == 0, (kind, spam)
         assert spam["served"] + spam["limited"] + spam["busy"] <= spam["asked"]
         assert spam["answered_ms"]["count"] == spam["served"]
+
+
+def test_load_benchmark_with_the_pages_in_a_process_beside_it(postgres_url: str) -> None:
+    """`--web-process`: `puluc-bot web` serves the pages beside the bot on PostgreSQL, and spectators from
+    `benchmarks/web.py --spectate` watching every game get the moves as they are played."""
+    secret = "smoke-test-secret-0123456789-abcdefghij"
+    port = free_port()
+    env = {**CHECKOUT, "WEB_SECRET": secret, "WEB_TRUST_FORWARDED": "yes", "WORKERS": "1"}
+    env.pop("WEB_PORT", None)
+    load = subprocess.Popen(
+        [sys.executable, "benchmarks/load.py", "--games", str(GAMES), "--clicks", "30", "--think", "0.3-0.5",
+         "--stall", "120", "--database-url", postgres_url, "--web-process", str(port), "--json"],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        spectators = subprocess.run(
+            [sys.executable, "benchmarks/web.py", "--spectate", f"http://127.0.0.1:{port}", "--secret", secret,
+             "--game-ids", f"1-{GAMES}", "--watchers", "2", "--seconds", "20"],
+            cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False, env=CHECKOUT,
+        )
+        out, err = load.communicate(timeout=600)
+    finally:
+        if load.poll() is None:
+            load.kill()
+    assert load.returncode == 0, err[-3000:]
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["database"] == "postgresql" and result["errors"] == 0, result["error_detail"]
+    assert result["interactions"] == GAMES * 30 and result["stalled"] == 0
+    assert spectators.returncode == 0, spectators.stderr[-3000:]
+    _opened, events = (int(found) for found in re.findall(
+        r"\((\d+) open at the end\): (\d+) board events", spectators.stdout)[0])
+    assert events >= GAMES * 2  # every stream saw the game it watches move at least once
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
