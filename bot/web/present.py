@@ -15,7 +15,7 @@ from bot.web.i18n import wt
 from puluc import MoveEffect, Position, Rules
 from puluc.record import Event, MoveEvent, ThrowEvent
 
-__all__ = ["GameFacts", "PlayerLine", "Step", "Tail", "facts", "plain", "steps", "tail"]
+__all__ = ["GameFacts", "PlayerLine", "Step", "Tail", "ending_line", "facts", "plain", "steps", "tail"]
 
 NARRATION_LINES = 8
 _MARKUP = re.compile(r"\*\*|__|`|~~")
@@ -186,6 +186,22 @@ def result_line(state: GameState, lang: str) -> str | None:
     return plain(t("game.won", lang, team=state.winner, score_a=scores.get("A", 0), score_b=scores.get("B", 0)))
 
 
+def ending_line(state: GameState, names: dict[str, str], lang: str) -> str | None:
+    """How a game that did not end on the board ended, for its story: who resigned or ran out of time (the
+    losing side: a player by name, a team of several by its letter); None for any other game."""
+    if state.status != "finished" or state.winner not in ("A", "B") or state.end_reason not in ("resign", "timeout"):
+        return None
+    loser = "B" if state.winner == "A" else "A"
+    seats = [seat.seat for seat in state.seats if seat.team == loser]
+    if state.end_reason == "resign":
+        if len(seats) == 1:
+            return plain(t("game.resigned", lang, player=names[seats[0]]))
+        return wt("end.team_resigned", lang, team=loser)
+    if len(seats) == 1:
+        return wt("end.timed_out", lang, player=names[seats[0]])
+    return wt("end.team_timed_out", lang, team=loser)
+
+
 def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -> GameFacts:
     """The words of a game page; `story` is `steps(state, lang)` or `tail(state, lang)` when the caller has
     either already."""
@@ -218,6 +234,7 @@ def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -
         told = list(story.told) if story is not None else []
     else:  # What happened lately: the moves and the turns that passed, not the throws a move then used.
         told = [step.caption for step in story if step.kind in ("move", "pass")]
+    ending = [line for line in (ending_line(state, names, lang),) if line]
     return GameFacts(
         game_id=state.game_id,
         guild_id=state.place.guild_id,
@@ -228,7 +245,7 @@ def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -
         turn=turn,
         throws=throws,
         result=result_line(state, lang),
-        narration=tuple(told[-NARRATION_LINES:]),
+        narration=tuple((told + ending)[-NARRATION_LINES:]),
         names=names,
     )
 

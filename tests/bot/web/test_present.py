@@ -9,7 +9,7 @@ import pytest
 
 from bot.sessions import GameState
 from bot.web.chart import advantage_chart
-from bot.web.present import NARRATION_LINES, Tail, describe, facts, plain, steps, tail
+from bot.web.present import NARRATION_LINES, Tail, describe, ending_line, facts, plain, steps, tail
 from puluc import Position, Rules
 from tests.helpers import at, finished_bell_game
 
@@ -30,7 +30,8 @@ async def test_the_page_says_the_result_and_the_story_in_the_readers_language() 
     english, french = facts(state, "en"), facts(state, "fr")
     assert english.result is not None and "wins" in english.result
     assert french.result is not None and french.result != english.result
-    assert len(english.narration) == 4 and english.turn is None
+    assert len(english.narration) == 5 and english.turn is None  # four moves, then how it ended
+    assert english.narration[-1] == "alice resigned." and french.narration[-1] == "alice abandonne."
     assert [team for team, _, _ in english.teams] == ["A", "B"]
 
 
@@ -102,3 +103,22 @@ async def test_a_tail_starts_over_when_the_record_no_longer_begins_with_what_it_
 async def test_a_game_without_a_position_has_no_tail() -> None:
     state = await finished_bell_game(moves=2)
     assert tail(dataclasses.replace(state, position=None), "en") is None
+
+
+async def test_the_story_ends_with_who_gave_up_or_ran_out_of_time() -> None:
+    state = await finished_bell_game(moves=3)  # alice (team A) resigns
+    assert state.end_reason == "resign" and state.winner == "B"
+    names = {"A1": "alice", "B1": "bob"}
+    assert ending_line(state, names, "en") == "alice resigned."
+    assert ending_line(dataclasses.replace(state, end_reason="timeout"), names, "uk") == "alice не встигає походити."
+    # A team of several is named by its letter: any of its players may have given up for it.
+    a1 = next(seat for seat in state.seats if seat.seat == "A1")
+    team = dataclasses.replace(state, seats=(*state.seats, dataclasses.replace(a1, seat="A2", name="carol")))
+    both = {**names, "A2": "carol"}
+    assert ending_line(team, both, "fr") == "L’équipe A abandonne."
+    timed_out = dataclasses.replace(team, end_reason="timeout")
+    assert ending_line(timed_out, both, "es") == "Al equipo A se le acabó el tiempo."
+    # A game won on the board, a draw, or one still running tells nothing more.
+    assert ending_line(dataclasses.replace(state, end_reason="normal"), names, "en") is None
+    assert ending_line(dataclasses.replace(state, winner=None), names, "en") is None
+    assert ending_line(dataclasses.replace(state, status="running"), names, "en") is None
