@@ -63,6 +63,8 @@ def guild_on(shard: int, n: int) -> int:
 
 def game_logs(count: int, seed: int = 27) -> list[dict[str, Any]]:
     """`count` running games' logs, made by real play (throws and moves), each still waiting for a move."""
+    from played import running_log  # benchmarks/played.py
+
     from puluc import Game, Rules
 
     rng = random.Random(seed)
@@ -70,19 +72,8 @@ def game_logs(count: int, seed: int = 27) -> list[dict[str, Any]]:
     while len(logs) < count:
         rules = Rules.preset(rng.choice(["bell", "ants", "fire"]))
         game = Game.new(rules, rng, seed=len(logs))
-        log: list[tuple[str, dict[str, Any]]] = []
-        target = rng.randint(20, 60)
-        while game.outcome() is None and (len(log) < target or game.position.must_throw):
-            if game.position.must_throw:
-                seat = game.position.to_move
-                throws = game.roll(rng)
-                log.append(("throw", {"seat": seat, "faces": [t.code for t in throws],
-                                      "values": [t.value for t in throws]}))
-            else:
-                move = rng.choice(game.position.legal_moves())
-                game.play(move)
-                log.append(("move", {"move": str(move)}))
-        if game.outcome() is not None:
+        log = running_log(game, rng)
+        if log is None:
             continue
         logs.append({
             "rules": json.dumps(rules.to_dict()), "first": game.record.first,

@@ -39,6 +39,7 @@ from typing import Any
 
 import asyncpg
 from percentiles import percentile  # benchmarks/percentiles.py: the one definition
+from played import running_log  # benchmarks/played.py
 
 from bot.ratings import display_rating
 from bot.sessions import SessionManager
@@ -164,19 +165,8 @@ class Filler:
             team = game_id % 5 == 0
             rules = Rules.preset(rng.choice(["bell", "ants", "fire"]), team_size=2 if team else 1)
             game = Game.new(rules, rng, seed=game_id)
-            log: list[tuple[str, dict[str, Any]]] = []
-            target = rng.randint(20, 60)
-            while game.outcome() is None and (len(log) < target or game.position.must_throw):
-                if game.position.must_throw:
-                    seat = game.position.to_move
-                    throws = game.roll(rng)
-                    log.append(("throw", {"seat": seat, "faces": [t.code for t in throws],
-                                          "values": [t.value for t in throws]}))
-                else:
-                    move = rng.choice(game.position.legal_moves())
-                    game.play(move)
-                    log.append(("move", {"move": str(move)}))
-            if game.outcome() is not None:
+            log = running_log(game, rng)
+            if log is None:
                 continue  # it ended on the way: only games still being played are stored as running
             guild = game_id % self.guilds + 1
             users = rng.sample(self.members[guild], len(rules.seats))

@@ -169,12 +169,18 @@ async def replay_page(request: web.Request, state: GameState, lang: str) -> web.
     return page(request, "replay.html", values, lang=lang)
 
 
-async def step_json(request: web.Request) -> web.StreamResponse:
+async def finished_game(request: web.Request) -> GameState | web.Response:
+    """`visible_game`, for what only a finished game has (its steps, its GIF): 404 while it is open."""
     found = await visible_game(request)
+    if isinstance(found, GameState) and found.status != "finished":
+        raise web.HTTPNotFound
+    return found
+
+
+async def step_json(request: web.Request) -> web.StreamResponse:
+    found = await finished_game(request)
     if isinstance(found, web.Response):
         return found
-    if found.status != "finished":
-        raise web.HTTPNotFound
     ctx = context(request)
     lang = lang_of(request)
     story = await story_of(ctx, found, lang)
@@ -201,11 +207,9 @@ async def record_json(request: web.Request) -> web.StreamResponse:
 
 
 async def replay_gif(request: web.Request) -> web.StreamResponse:
-    found = await visible_game(request)
+    found = await finished_game(request)
     if isinstance(found, web.Response):
         return found
-    if found.status != "finished":
-        raise web.HTTPNotFound
     ctx = context(request)
     lang = lang_of(request)
     gif = ctx.gifs.get((found.game_id, lang))

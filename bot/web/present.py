@@ -5,6 +5,7 @@ so far, and a finished game's steps. Pure functions from a `GameState` to plain 
 
 from __future__ import annotations
 
+import collections
 import re
 from dataclasses import dataclass
 
@@ -134,7 +135,8 @@ class Tail:
 
 def tail(state: GameState, lang: str, since: Tail | None = None) -> Tail | None:
     """The end of `state`'s story (None before the game has a position), continuing `since` when the record
-    still begins with what it told; otherwise from the start, telling only the last few events."""
+    still begins with what it told, else from the start. Every new event is played, but only the few the page
+    shows are put into words, and only the last move is marked."""
     if state.position is None:
         return None
     names = _names(state, lang)
@@ -142,37 +144,23 @@ def tail(state: GameState, lang: str, since: Tail | None = None) -> Tail | None:
     named = tuple(sorted(names.items()))
     if (since is not None and since.game_id == state.game_id and since.lang == lang and since.names == named
             and since.events <= len(events) and (since.events == 0 or events[since.events - 1] == since.final)):
-        position, last, told = since.position, since.last, list(since.told)
-        for event in events[since.events:]:
-            after = _after(position, event)
-            if _told(position, event, after):
-                _, caption, effect = _tell(position, event, after, names, state.rules, lang)
-                last = effect if effect is not None else last
-                told.append(caption)
-            position = after
-        return Tail(state.game_id, lang, named, len(events), events[-1] if events else None, position, last,
-                    tuple(told[-NARRATION_LINES:]))
-    # From the start: play every event, but put into words only the ones the page shows.
-    positions = list(state.game_record().positions())
-    chosen: list[int] = []
-    marked: int | None = None  # the last move's index: the board marks it
-    for index in range(len(events) - 1, -1, -1):
-        event = events[index]
-        if isinstance(event, MoveEvent) and marked is None:
-            marked = index
-        if len(chosen) < NARRATION_LINES and _told(positions[index], event, positions[index + 1]):
-            chosen.append(index)
-        if marked is not None and len(chosen) >= NARRATION_LINES:
-            break
-    told = [_tell(positions[index], events[index], positions[index + 1], names, state.rules, lang)[1]
-            for index in reversed(chosen)]
-    last = None
+        position, last, told, start = since.position, since.last, since.told, since.events
+    else:
+        position, last, told, start = next(state.game_record().positions()), None, (), 0
+    shown: collections.deque[tuple[Position, Event, Position]] = collections.deque(maxlen=NARRATION_LINES)
+    marked: tuple[Position, MoveEvent] | None = None  # the last move and the position it was played in
+    for event in events[start:]:
+        after = _after(position, event)
+        if _told(position, event, after):
+            shown.append((position, event, after))
+        if isinstance(event, MoveEvent):
+            marked = (position, event)
+        position = after
     if marked is not None:
-        move = events[marked]
-        assert isinstance(move, MoveEvent)
-        last = positions[marked].move_effect(move.move)
-    return Tail(state.game_id, lang, named, len(events), events[-1] if events else None, positions[-1], last,
-                tuple(told))
+        last = marked[0].move_effect(marked[1].move)
+    new = tuple(_tell(before, event, after, names, state.rules, lang)[1] for before, event, after in shown)
+    return Tail(state.game_id, lang, named, len(events), events[-1] if events else None, position, last,
+                (told + new)[-NARRATION_LINES:])
 
 
 def result_line(state: GameState, lang: str) -> str | None:
@@ -230,11 +218,11 @@ def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -
             throws = plain(t("game.threw", lang, player=names[to_move.seat], throws=throws_text(values, lang)))
     if story is None:
         story = tail(state, lang)
-    if isinstance(story, Tail) or story is None:
-        told = list(story.told) if story is not None else []
-    else:  # What happened lately: the moves and the turns that passed, not the throws a move then used.
-        told = [step.caption for step in story if step.kind in ("move", "pass")]
-    ending = [line for line in (ending_line(state, names, lang),) if line]
+    if isinstance(story, list):  # What happened lately: the moves and the turns that passed, not the throws.
+        told = tuple(step.caption for step in story if step.kind in ("move", "pass"))
+    else:
+        told = story.told if story is not None else ()
+    ending = ending_line(state, names, lang)
     return GameFacts(
         game_id=state.game_id,
         guild_id=state.place.guild_id,
@@ -245,7 +233,7 @@ def facts(state: GameState, lang: str, story: list[Step] | Tail | None = None) -
         turn=turn,
         throws=throws,
         result=result_line(state, lang),
-        narration=tuple((told + ending)[-NARRATION_LINES:]),
+        narration=((*told, ending) if ending else told)[-NARRATION_LINES:],
         names=names,
     )
 
