@@ -16,6 +16,15 @@
     var turn = live.querySelector(".result, .turn");
     if (announce) { announce.textContent = [story && story.textContent, turn && turn.textContent].filter(Boolean).join(" "); }
     document.dispatchEvent(new CustomEvent("puluc:update", { detail: { seq: data.seq } }));
+    var grid = live.querySelector("[data-status]");
+    if (grid && grid.dataset.status !== "running" && grid.dataset.status !== "lobby") {
+      // The game is over (won, resigned, timed out or called off): nothing more will come, so no longer live.
+      source.close();
+      live.dataset.ended = "true";
+      var badge = document.getElementById("badge");
+      if (badge) { badge.hidden = true; }
+      if (conn) { conn.hidden = true; }
+    }
   });
   source.addEventListener("watchers", function (event) {
     if (watchers) { watchers.textContent = JSON.parse(event.data).text; }

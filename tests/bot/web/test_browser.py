@@ -172,3 +172,22 @@ async def test_a_private_servers_page_is_refused_without_its_link(world: World, 
     opened = await page.goto(plain)
     assert opened is not None and opened.status == 200
     assert (await bot.storage.server_settings.guild_settings(world.guild.id)).web_public is True
+
+
+async def test_a_live_page_stops_being_live_when_the_game_ends(world: World, browser: Browser) -> None:
+    session = await accepted_challenge(world)
+    bot = world.env.bot
+    assert isinstance(bot, PulucBot)
+    page = await browser.new_page()
+    await page.goto(served(bot, link_button(game_message(world.games))))
+    await page.wait_for_function("() => document.getElementById('live').dataset.connected === 'true'",
+                                 timeout=10_000)
+    assert await page.is_visible("#badge")
+    to_move = session.state.to_move
+    assert to_move is not None and to_move.user_id is not None
+    await services(bot).manager.get(session.state.game_id).resign(to_move.user_id)
+    # The story says who gave up; the badge and the stream go, since nothing more will come.
+    await page.wait_for_function("() => document.getElementById('live').dataset.ended === 'true'", timeout=10_000)
+    assert await page.locator(".story li").last.inner_text() == f"{to_move.name} resigned."
+    assert not await page.is_visible("#badge")
+    assert await page.locator(".result").count() == 1
