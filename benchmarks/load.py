@@ -19,8 +19,9 @@ Run by hand (issue 21's goals; README, Scaling):
   (e) WEB_SECRET=... python benchmarks/load.py --games 200 --think 2-4 --seconds 120 \
           --database-url postgresql://postgres@127.0.0.1:5432/test --web-process 8082
       As (a) on PostgreSQL with `puluc-bot web` serving the pages beside the bot (issue 30), for spectators from
-      `benchmarks/web.py --spectate`; with WEB_PORT instead, the bot's own process serves them. Goal: the
-      players' board visible as without pages.
+      `benchmarks/web.py --spectate`. With WEB_PORT=8081 instead (SQLite or PostgreSQL), the bot serves them,
+      from a process of their own that it starts (WEB_PROCESS=OWN, the default) or from its own (BOT). Goal:
+      the players' board visible as without pages.
 `--timeline` adds board visible per 10 s window of the run (a burst shows where it happened).
 `--json` prints one JSON object instead of the table; `--clicks N` replaces the timed run by N interactions
 per game, the opening command included (tests/e2e/test_load_smoke.py, which asserts no timing).
@@ -538,9 +539,10 @@ def cpu_per_board(part: dict[str, Any]) -> dict[str, float | None]:
     load (None when no board was drawn)."""
     boards = part["boards_uploaded"]
     if not boards:
-        return {"process": None, "workers": None}
+        return {"process": None, "workers": None, "pages": None}
     return {"process": round(1000 * part["cpu_s"]["process_s"] / boards, 2),
-            "workers": round(1000 * part["cpu_s"]["workers_s"] / boards, 2)}
+            "workers": round(1000 * part["cpu_s"]["workers_s"] / boards, 2),
+            "pages": round(1000 * part["cpu_s"]["pages_s"] / boards, 2)}
 
 
 def cpu_lines(result: dict[str, Any]) -> list[str]:
@@ -549,8 +551,9 @@ def cpu_lines(result: dict[str, Any]) -> list[str]:
     for index, cost in enumerate(result["cpu_ms_per_board"]):
         if cost["process"] is None or cost["workers"] is None:
             continue
+        pages = f", {cost['pages']:.2f} ms the web pages' own process" if cost.get("pages") else ""
         lines.append(f"CPU per board, process {index}  {cost['process']:.2f} ms the process with SimCord, "
-                     f"{cost['workers']:.2f} ms its workers")
+                     f"{cost['workers']:.2f} ms its workers{pages}")
     costs = result["cpu_ms_per_board"]
     if len(costs) == 1 and costs[0]["process"] and costs[0]["workers"]:
         main_ms, worker_ms, cores = costs[0]["process"], costs[0]["workers"], result["cores"]
@@ -606,8 +609,10 @@ def report(result: dict[str, Any]) -> str:
         + f"; end screens without a chart: {result['charts_missing']}",
     ]
     for index, peaks in enumerate(result["peak_rss_mb"]):
+        pages = (f"; besides, {peaks['pages_mb']} MB the web pages' own process and its worker"
+                 if peaks.get("pages_mb") else "")
         lines.append(f"peak RSS, process {index}  {peaks['total_mb']} MB ({peaks['process_mb']} MB the process with "
-                     f"SimCord, {peaks['workers_mb']} MB in up to {peaks['workers_seen']} processes below it)")
+                     f"SimCord, {peaks['workers_mb']} MB in up to {peaks['workers_seen']} processes below it{pages})")
     lines += cpu_lines(result)
     if result["spammers"]:
         lines.append(f"spammers              {result['spammers']} (issue 27), as fast as they are let:")

@@ -5,7 +5,9 @@ imported by the bot.
 Memory is the resident set (VmRSS) of this process plus that of every process below it (a worker pool's
 processes and their helpers), read from /proc a few times a second by a thread, so the event loop being
 busy cannot skip a sample. The peak of the sum is what counts against the goal ("RSS per process plus
-workers"); the peaks of the two parts are reported as well.
+workers"); the peaks of the two parts are reported as well. The web pages' own process (WEB_PROCESS=OWN:
+`puluc-bot web --for-bot`, with its worker) is below the bot too, but it is the pages', not the bot's: its
+memory and CPU are counted apart (`pages_mb`, `pages_s`), as they would be for `puluc-bot web`.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class CpuUse:
 
     process_s: float
     workers_s: float
+    pages_s: float = 0.0  # the web pages' own process and its worker
 
 
 class CpuMeter:
@@ -98,8 +101,10 @@ class CpuMeter:
 
     def stop(self) -> CpuUse:
         me = os.getpid()
-        below = sum(cpu_seconds(pid) - self._before.get(pid, 0.0) for pid in descendants(me))
-        return CpuUse(process_s=cpu_seconds(me) - self._process_before, workers_s=max(below, 0.0))
+        workers, pages = split_below(me)
+        spent = [sum(cpu_seconds(pid) - self._before.get(pid, 0.0) for pid in part) for part in (workers, pages)]
+        return CpuUse(process_s=cpu_seconds(me) - self._process_before, workers_s=max(spent[0], 0.0),
+                      pages_s=max(spent[1], 0.0))
 
 
 def descendants(root: int) -> list[int]:
@@ -117,12 +122,31 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def is_pages(pid: int) -> bool:
+    """Whether `pid` is the web pages' own process (`puluc-bot web --for-bot`)."""
+    try:
+        return b"--for-bot" in (PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def split_below(root: int) -> tuple[list[int], list[int]]:
+    """The processes below `root`: (the bot's workers and helpers, the web pages' own process and those below it)."""
+    below = descendants(root)
+    pages = [pid for pid in below if is_pages(pid)]
+    theirs = set(pages)
+    for pid in pages:
+        theirs.update(descendants(pid))
+    return [pid for pid in below if pid not in theirs], [pid for pid in below if pid in theirs]
+
+
 @dataclass
 class MemoryPeaks:
     process_mb: float = 0.0  # this process alone
     workers_mb: float = 0.0  # everything below it
     total_mb: float = 0.0  # the largest sum seen in one sample
     workers_seen: int = 0  # most processes below it at once
+    pages_mb: float = 0.0  # the web pages' own process and its worker (not in total_mb)
 
 
 class MemorySampler:
@@ -137,9 +161,10 @@ class MemorySampler:
     def sample(self) -> None:
         me = os.getpid()
         own = rss_kib(me) / 1024
-        below = descendants(me)
+        below, theirs = split_below(me)
         workers = sum(rss_kib(pid) for pid in below) / 1024
         peaks = self.peaks
+        peaks.pages_mb = max(peaks.pages_mb, sum(rss_kib(pid) for pid in theirs) / 1024)
         peaks.process_mb = max(peaks.process_mb, own)
         peaks.workers_mb = max(peaks.workers_mb, workers)
         peaks.total_mb = max(peaks.total_mb, own + workers)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -39,6 +40,7 @@ from bot.ui.views.components import answer_orphaned_click
 from bot.wiring import start_game_services, stop_game_services
 
 if TYPE_CHECKING:
+    from bot.web.own_process import PagesBeside
     from bot.web.server import WebServer
 
 __all__ = [
@@ -181,7 +183,7 @@ class PulucBot(commands.Bot):
         self._storage: Storage | None = None
         self.games: GameServices | None = None  # sessions, presenter and cooldowns; set in setup_hook
         self.compute: ComputePool | None = None  # the worker processes for pictures and the AI; set in setup_hook
-        self.web: WebServer | None = None  # the web pages (WEB_PORT); started in setup_hook
+        self.web: WebServer | PagesBeside | None = None  # the web pages (WEB_PORT); started in setup_hook
         self.mentions = CommandMentions()  # the synced commands' ids, for mentions in public messages
         self._accepting = True
         self._in_flight: set[asyncio.Task[object]] = set()
@@ -374,14 +376,28 @@ async def start_compute(config: Config) -> ComputePool:
 
 
 async def start_web(config: Config, storage: Storage, compute: ComputePool,
-                    games: GameServices) -> WebServer | None:
-    """The web pages in this process when WEB_PORT is set, following its games live; StartupError when they
-    cannot listen."""
+                    games: GameServices) -> WebServer | PagesBeside | None:
+    """The web pages when WEB_PORT is set, following this process's games live: in a process of their own
+    (WEB_PROCESS=OWN, where Unix sockets exist) or in this one (BOT); StartupError when they cannot listen."""
     if config.web_port is None or config.web_secret is None:
         return None
+    from aiohttp import web
+
     from bot.activity.routes import mount_activity
+    from bot.web.security import busy_middleware, headers_middleware
     from bot.web.server import WebUnavailable, web_server
 
+    if config.web_own_process and hasattr(socket, "AF_UNIX"):
+        from bot.web.own_process import PagesFailed, start_pages_beside
+
+        activity: web.Application | None = None
+        if config.activity_on:  # the Activity's games are played here: it stays, reached through the pages
+            activity = web.Application(middlewares=[headers_middleware(), busy_middleware()])
+            mount_activity(activity, config, games)
+        try:
+            return await start_pages_beside(config, games.manager, games.tournaments, activity)
+        except PagesFailed as exc:
+            raise StartupError(str(exc)) from exc
     server = web_server(storage, web_links_of(config) or WebLinks(config.web_secret), compute,
                         host=config.web_host, port=config.web_port, bar_ms=config.advantage_bar_ms,
                         trust_forwarded=config.web_trust_forwarded, manager=games.manager,

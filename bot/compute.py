@@ -492,17 +492,20 @@ class ComputePool:
         method: str | None = None,
         lanes: Iterable[Lane] = (),
         background_workers: int | None = None,
+        owner: str = "the bot",
     ) -> None:
         """`warm_up` runs once in each worker (a module-level function or a `functools.partial` of one);
         `preload` names modules the fork server imports once, so each new worker starts with them loaded;
         `lanes` are the kinds of job `run_in` accepts besides `GAME_LANE` (a lane not given is refused); the
         other lanes run in `background_workers` processes of their own (`default_background_workers`), at the
-        lowest CPU priority, or with `workers=0` in the same threads as the games' jobs."""
+        lowest CPU priority, or with `workers=0` in the same threads as the games' jobs. `owner` names who asks
+        for the work in the log (the web pages' own process has a pool too)."""
         if workers < 0:
             raise ValueError(f"workers must be 0 (threads) or more, not {workers}")
         if queue_per_worker < 1:
             raise ValueError(f"queue_per_worker must be at least 1, not {queue_per_worker}")
         self.workers = workers
+        self.owner = owner
         self.method = method or start_method()
         self._warm_up = warm_up
         self._context = multiprocessing.get_context(self.method)
@@ -691,8 +694,8 @@ class ComputePool:
         now = time.monotonic()
         if self.waiting > long_line and now - self._line_logged > LONG_LINE_LOG_SECONDS:
             self._line_logged = now
-            log.warning("%d jobs are waiting for %d compute workers; the bot is busier than its workers",
-                        self.waiting, self.workers)
+            log.warning("%d jobs are waiting for %d compute workers; %s asks more than its workers can do",
+                        self.waiting, self.workers, self.owner)
 
     async def close(self) -> None:
         """Stop the workers (jobs still queued are cancelled); idempotent."""

@@ -61,6 +61,7 @@ from bot.config_spec import (
     WEB_BASE_URL,
     WEB_HOST,
     WEB_PORT,
+    WEB_PROCESS,
     WEB_SECRET,
     WEB_SECRET_MIN_LENGTH,
     WEB_TRUST_FORWARDED,
@@ -154,6 +155,8 @@ class Config:
     web_base_url: str | None = None  # None: no link buttons to the web pages
     web_secret: str | None = field(default=None, repr=False)
     web_trust_forwarded: bool = False
+    # WEB_PROCESS: True (OWN), the pages run in a process of their own that the bot starts; False (BOT), in the bot's.
+    web_own_process: bool = True
     # The Discord Activity's OAuth2 client (bot/activity); None: the Activity is off.
     activity_client: ActivityClient | None = field(default=None, repr=False)
     discord_api_url: str = DISCORD_API_URL.default or "https://discord.com/api/v10"
@@ -305,6 +308,7 @@ def read_config(environ: Mapping[str, str], env_file: EnvFile | Path | None = No
         web_secret=found.check(WEB_SECRET.name, lambda: _web_secret(values), None),
         web_trust_forwarded=found.check(WEB_TRUST_FORWARDED.name,
                                         lambda: _choice(values, WEB_TRUST_FORWARDED) == "YES", False),
+        web_own_process=found.check(WEB_PROCESS.name, lambda: _choice(values, WEB_PROCESS) == "OWN", True),
         activity_client=found.check(DISCORD_CLIENT_ID.name, lambda: _activity_client(values, token), None),
         discord_api_url=found.check(DISCORD_API_URL.name, lambda: _discord_api_url(values), Config.discord_api_url),
         env_file=env,

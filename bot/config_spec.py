@@ -280,10 +280,10 @@ DISCORD_CLIENT_ID = IdSetting("DISCORD_CLIENT_ID", "the application id (develope
 DISCORD_CLIENT_SECRET = TextSetting("DISCORD_CLIENT_SECRET", None)
 # Where Discord's HTTP API answers; only a test (a fake Discord server) or a Discord-compatible proxy changes it.
 DISCORD_API_URL = TextSetting("DISCORD_API_URL", "https://discord.com/api/v10")
-# The web companion (bot/web: live games, replays, leaderboards, tournaments): served inside the bot's process
-# when WEB_PORT is set, or alone by `puluc-bot web`. WEB_BASE_URL is the address people open (behind a reverse
-# proxy with TLS), which the bot's link buttons point at; WEB_SECRET signs the links to a private server's pages
-# (HMAC-SHA256, bot/ui/links.py), so it must be long and random. WEB_TRUST_FORWARDED: the proxy's
+# The web companion (bot/web: live games, replays, leaderboards, tournaments): served by the bot when WEB_PORT is
+# set (from the process WEB_PROCESS says), or alone by `puluc-bot web`. WEB_BASE_URL is the address people open
+# (behind a reverse proxy with TLS), which the bot's link buttons point at; WEB_SECRET signs the links to a private
+# server's pages (HMAC-SHA256, bot/ui/links.py), so it must be long and random. WEB_TRUST_FORWARDED: the proxy's
 # X-Forwarded-For names the client (rate limits per client address), else every client is the proxy.
 WEB_PORT = PortSetting("WEB_PORT")
 WEB_HOST = TextSetting("WEB_HOST", "127.0.0.1")
@@ -291,6 +291,9 @@ WEB_BASE_URL = TextSetting("WEB_BASE_URL", None)
 WEB_SECRET = TextSetting("WEB_SECRET", None)
 WEB_SECRET_MIN_LENGTH = 32
 WEB_TRUST_FORWARDED = ChoiceSetting("WEB_TRUST_FORWARDED", "NO", ("NO", "YES"))
+# Which process serves the pages WEB_PORT sets: OWN, a process of their own that the bot starts, stops and
+# restarts, at a lower CPU priority (spectators never slow the players' boards); BOT, the bot's own process.
+WEB_PROCESS = ChoiceSetting("WEB_PROCESS", "OWN", ("OWN", "BOT"))
 
 Setting = (
     TextSetting | ChoiceSetting | IdSetting | CountSetting | NumberSetting[int] | NumberSetting[float] | ShardSetting
@@ -342,6 +345,7 @@ SETTINGS: tuple[Setting, ...] = (
     WEB_BASE_URL,
     WEB_SECRET,
     WEB_TRUST_FORWARDED,
+    WEB_PROCESS,
 )
 
 #: The limits on what one member or one server may use (caps on games, rates of costly answers): read into

@@ -363,10 +363,13 @@ def make_config(path: Path, **overrides: Any) -> Config:
     """The bot's settings on a database file: the AI thinks for 10 ms and moves at once, no cooldown, and the
     boards and the AI run in threads of the bot's process (WORKERS=0): the same jobs through the same
     `ComputePool` calls, without starting two worker processes for every bot. `workers=None` runs the bot
-    as deployed (the `worker_processes` marker of the tests of whole flows)."""
+    as deployed (the `worker_processes` marker of the tests of whole flows). The web pages (`web_port`) run
+    in the bot's process, whose hub and caches the tests look into; `web_own_process=True` starts them in a
+    process of their own, as deployed (tests/bot/web/test_own_process.py)."""
     values: dict[str, Any] = {
         "discord_token": TOKEN, "database": SqliteUrl(path),
         "ai_budget_ms": 10, "ai_move_delay_seconds": 0.0, "command_cooldown_seconds": 0.0, "workers": 0,
+        "web_own_process": False,
     }
     values.update(overrides)
     return Config(**values)

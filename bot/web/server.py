@@ -1,5 +1,6 @@
 """The web server: builds the aiohttp application (templates, static files, security, the live hub) and runs
-it, inside the bot's process (`start_embedded`, when WEB_PORT is set) or alone (`bot.cli.web`).
+it, inside the bot's process (`bot.app.start_web`, WEB_PROCESS=BOT) or alone (`bot.cli.web`: `puluc-bot web`,
+and the bot's own process of pages, WEB_PROCESS=OWN, `bot.web.own_process`).
 
 In the bot's process the live pages follow this process's sessions and tournaments directly; on PostgreSQL
 they also hear every other process's writes through the database's change feed (LISTEN/NOTIFY), which is all

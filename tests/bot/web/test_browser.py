@@ -17,6 +17,7 @@ from bot.config import Config
 from bot.services import services
 from bot.ui.links import Page
 from bot.web.common import CONTEXT
+from bot.web.server import WebServer
 from tests.bot.web.browser import chromium
 from tests.bot.web.conftest import SECRET, Site
 from tests.helpers import (
@@ -152,7 +153,7 @@ async def test_on_a_360_px_phone_the_board_is_not_cut(site: Site, clock: FakeClo
 async def test_a_private_servers_page_is_refused_without_its_link(world: World, browser: Browser) -> None:
     session = await accepted_challenge(world)
     bot = world.env.bot
-    assert isinstance(bot, PulucBot) and bot.web is not None
+    assert isinstance(bot, PulucBot) and isinstance(bot.web, WebServer)  # in the bot's process (make_config)
     bot.web.app[CONTEXT].public_for = 0  # see the setting's change at once
     plain = f"http://127.0.0.1:{bot.web.port}/g/{session.state.game_id}"
     page = await browser.new_page()

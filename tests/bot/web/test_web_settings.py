@@ -1,4 +1,4 @@
-"""The web pages' settings (WEB_PORT, WEB_HOST, WEB_BASE_URL, WEB_SECRET, WEB_TRUST_FORWARDED) and
+"""The web pages' settings (WEB_PORT, WEB_HOST, WEB_BASE_URL, WEB_SECRET, WEB_TRUST_FORWARDED, WEB_PROCESS) and
 `puluc-bot web`'s refusals: each mistake one line that says what to write."""
 
 from __future__ import annotations
@@ -24,13 +24,15 @@ def test_the_pages_are_off_by_default() -> None:
     config = load_config({"DISCORD_TOKEN": TOKEN})
     assert config.web_port is None and config.web_base_url is None and config.web_secret is None
     assert config.web_host == "127.0.0.1" and config.web_trust_forwarded is False
+    assert config.web_own_process is True  # when WEB_PORT is set, the pages run in a process of their own
 
 
 def test_the_pages_with_every_setting() -> None:
     config = load_config({"DISCORD_TOKEN": TOKEN, "WEB_PORT": "8081", "WEB_HOST": "0.0.0.0", "WEB_SECRET": SECRET,
-                          "WEB_BASE_URL": "https://puluc.example.org/", "WEB_TRUST_FORWARDED": "yes"})
-    assert (config.web_port, config.web_host, config.web_base_url, config.web_trust_forwarded) == (
-        8081, "0.0.0.0", "https://puluc.example.org", True)
+                          "WEB_BASE_URL": "https://puluc.example.org/", "WEB_TRUST_FORWARDED": "yes",
+                          "WEB_PROCESS": "bot"})
+    assert (config.web_port, config.web_host, config.web_base_url, config.web_trust_forwarded,
+            config.web_own_process) == (8081, "0.0.0.0", "https://puluc.example.org", True, False)
     assert SECRET in config.secrets  # never logged
     assert SECRET not in repr(config)
 
@@ -48,6 +50,7 @@ def test_a_port_or_base_url_without_a_secret_says_how_to_make_one() -> None:
     ("WEB_BASE_URL", "https://x.example/?a=1", "no ?query"),
     ("WEB_HOST", "not a host!", "WEB_HOST must be an IP address or a host name"),
     ("WEB_TRUST_FORWARDED", "maybe", "WEB_TRUST_FORWARDED must be one of NO or YES"),
+    ("WEB_PROCESS", "child", "WEB_PROCESS must be one of OWN or BOT"),
 ])
 def test_each_mistake_is_one_line_naming_the_setting(name: str, value: str, expected: str) -> None:
     found = problems({"WEB_SECRET": SECRET, name: value})
