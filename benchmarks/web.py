@@ -230,12 +230,9 @@ async def spectate(base: str, secret: str, game_ids: range, watchers: int, secon
     links = WebLinks(secret)
     events = 0
     opened = 0
-    # The spectators stand for browsers on other machines: on this one they take only the CPU nothing else
-    # wants (idle scheduling where Linux has it, else the lowest priority), leaving it to the bot, whose
+    # The spectators stand for browsers on other machines: on this one they yield the CPU to the bot, whose
     # players' latency (benchmarks/load.py) this run is there to measure.
     os.nice(19)
-    if hasattr(os, "SCHED_IDLE"):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
     async def watch(client: aiohttp.ClientSession, game_id: int, number: int) -> None:
         nonlocal events, opened

@@ -20,6 +20,7 @@ from .compose import board_scene
 from .fonts import FontNotFound, load_font, set_font_path
 from .legend import render_legend
 from .marks import label_target
+from .panels import Ended
 from .sticks import BadThrow, render_throw
 from .theme import SEAT_COLOURS, THEMES, UnknownTheme, seat_colour
 
@@ -44,6 +45,7 @@ __all__ = [
     "THEMES",
     "BadOption",
     "BadThrow",
+    "Ended",
     "FontNotFound",
     "UnknownTheme",
     "board_image",

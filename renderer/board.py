@@ -20,6 +20,7 @@ from puluc import MoveEffect, Position, Throw
 from .compose import BadOption, board_scene, static_shapes
 from .layout import BadWidth, Point, layout_for, up_road
 from .marks import HOME_KEYS, LabelKey
+from .panels import Ended
 from .png import paint
 from .svg import scene_svg
 from .theme import SEAT_COLOURS, get_theme
@@ -94,6 +95,7 @@ def board_image(
     names: Mapping[str, str] | None = None,
     texts: Mapping[str, str] | None = None,
     caption: str | None = None,
+    ended: Ended | None = None,
 ) -> Image.Image:
     """The board as an RGB Pillow image; `render_board` documents the options."""
     scene = board_scene(
@@ -108,6 +110,7 @@ def board_image(
         texts=texts,
         caption=caption,
         named=False,
+        ended=ended,
     )
     image = background(*scene.static_key).copy()
     paint(image, scene.items)
@@ -126,6 +129,7 @@ def render_board(
     names: Mapping[str, str] | None = None,
     texts: Mapping[str, str] | None = None,
     caption: str | None = None,
+    ended: Ended | None = None,
 ) -> bytes:
     """The board of `position` as PNG bytes.
 
@@ -139,6 +143,8 @@ def render_board(
     names: seat -> player name, e.g. {"A1": "Alice"}, for the header's "whose turn" line.
     texts: the words drawn, by key (see `renderer.texts.DEFAULT_TEXTS`); missing keys are English.
     caption: a line of text under the board (replay frames say there what happened).
+    ended: for a game that ended off the board, how (`renderer.Ended`: a resignation or a time-out's winner,
+        or a call-off): the header says who won or that it was called off, and shows nobody to move.
     """
     image = board_image(
         position,
@@ -151,6 +157,7 @@ def render_board(
         names=names,
         texts=texts,
         caption=caption,
+        ended=ended,
     )
     rules = position.rules
     palette = board_palette(
@@ -174,6 +181,7 @@ def render_board_svg(
     texts: Mapping[str, str] | None = None,
     caption: str | None = None,
     description: str | None = None,
+    ended: Ended | None = None,
 ) -> str:
     """The board of `position` as an SVG document: the same layout as `render_board`'s PNG, drawn as vectors.
 
@@ -198,6 +206,7 @@ def render_board_svg(
             texts=texts,
             caption=caption,
             description=description,
+            ended=ended,
         )
     )
 

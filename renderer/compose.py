@@ -21,7 +21,7 @@ from puluc import MoveEffect, Position, Stack, Throw
 from .fonts import text_width
 from .layout import BEND, Layout, layout_for, up_road
 from .marks import BadLabel, LabelKey, check_labels, draw_event_mark, draw_labels, draw_last_move
-from .panels import draw_caption, draw_frames, draw_header, draw_homes, score_words, turn_line
+from .panels import Ended, draw_caption, draw_frames, draw_header, draw_homes, score_words, turn_line
 from .scene import NO_GROUP, Recorder, Scene, Shape
 from .sticks import as_throws
 from .texts import resolve
@@ -255,12 +255,14 @@ def board_scene(
     caption: str | None = None,
     description: str | None = None,
     named: bool = True,
+    ended: Ended | None = None,
 ) -> Scene:
     """The board of `position` as a scene; `board.render_board` documents the options.
 
     description: the text a screen reader gives the SVG (`<desc>`); None: the header's words (whose turn,
         the score and the leader's chance).
     named: group the shapes by what they show (for the SVG); False leaves the groups out (the PNG needs none).
+    ended: how a game that ended off the board ended (`panels.Ended`), for the header.
     """
     if not isinstance(position, Position):
         raise BadOption(f"expected a puluc Position, not {type(position).__name__}")
@@ -282,6 +284,8 @@ def board_scene(
         raise BadOption(f"caption must be a string, not {type(caption).__name__}")
     if description is not None and not isinstance(description, str):
         raise BadOption(f"description must be a string, not {type(description).__name__}")
+    if ended is not None and not isinstance(ended, Ended):
+        raise BadOption(f"ended must be a renderer.Ended, not {type(ended).__name__}")
     words = resolve(texts)
     seat_names = _check_names(names, position)
     throws = as_throws(throw) if throw is not None else None
@@ -296,14 +300,14 @@ def board_scene(
         _draw_stack(draw, layout, cell, stack, t)
     if effect is not None:
         draw_event_mark(draw, layout, position, effect, t)
-    draw_homes(draw, layout, position, t)
-    draw_header(draw, layout, position, t, throws, advantage, seat_names, words)
+    draw_homes(draw, layout, position, t, ended)
+    draw_header(draw, layout, position, t, throws, advantage, seat_names, words, ended)
     if labels:
         draw_labels(draw, layout, position, labels, t)
     if caption is not None:
         with draw.group(caption=""):
             draw_caption(draw, layout, t, caption)
-    title = turn_line(position, seat_names, words) if named else ""
+    title = turn_line(position, seat_names, words, ended=ended) if named else ""
     if description is None and named:
         parts = (title, score_words(position, advantage, words), caption)
         description = " ".join(p if p.endswith((".", "!", "?", "…")) else p + "." for p in parts if p)

@@ -11,6 +11,7 @@ how many wait at home, and what became of its five pieces. Every word comes from
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from puluc import Position, Throw
@@ -24,6 +25,37 @@ from .texts import fill
 from .theme import Theme
 
 ELLIPSIS = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A game that ended off the board, which its position alone cannot tell: a resignation or a time-out
+    (`winner`: "A" or "B") or a call-off (`winner` None). The header then says who won, or that the game was
+    called off, with the score as it stood, and shows nobody to move and no throws."""
+
+    winner: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.winner not in ("A", "B", None):
+            raise ValueError(f"an ended game's winner is 'A', 'B' or None, not {self.winner!r}")
+
+
+class Result(NamedTuple):
+    """How a game over stands: the winning team (None: a draw or a call-off) and the final score."""
+
+    winner: str | None
+    scores: Mapping[str, int]
+    called_off: bool = False
+
+
+def result(position: Position, ended: Ended | None = None) -> Result | None:
+    """The game's result: from the board when it ended there, else from `ended`; None while it runs."""
+    outcome = position.outcome()
+    if outcome is not None:
+        return Result(outcome.winner, outcome.scores)
+    if ended is None:
+        return None
+    return Result(ended.winner, position.scores(), called_off=ended.winner is None)
 
 
 def fit(text: str, size: int, room: float) -> str:
@@ -40,18 +72,21 @@ def turn_line(
     names: Mapping[str, str],
     texts: Mapping[str, str],
     shorten: Callable[[str, str], str] = lambda name, plain: name,
+    ended: Ended | None = None,
 ) -> str:
-    """The header's first line: who won and the final score, or whose turn it is (seat and name).
+    """The header's first line: who won and the final score (or that the game was called off), or whose turn
+    it is (seat and name).
 
     `shorten(name, rest)` may cut a long name to fit beside the rest of the line.
     """
-    outcome = position.outcome()
-    if outcome is not None:
-        scores = outcome.scores
-        if outcome.winner is None:
-            return fill(texts, "draw", score=f"{scores['A']}–{scores['B']}")
-        other = "B" if outcome.winner == "A" else "A"
-        return fill(texts, "wins", team=outcome.winner, score=f"{scores[outcome.winner]}–{scores[other]}")
+    over = result(position, ended)
+    if over is not None:
+        scores = over.scores
+        if over.winner is None:
+            key = "called_off" if over.called_off else "draw"
+            return fill(texts, key, score=f"{scores['A']}–{scores['B']}")
+        other = "B" if over.winner == "A" else "A"
+        return fill(texts, "wins", team=over.winner, score=f"{scores[over.winner]}–{scores[other]}")
     seat = position.to_move
     key = "to_throw" if position.must_throw else "to_move"
     name = names.get(seat)
@@ -73,11 +108,12 @@ def draw_header(
     advantage: float | None,
     names: Mapping[str, str],
     texts: Mapping[str, str],
+    ended: Ended | None = None,
 ) -> None:
-    outcome = position.outcome()
-    turn = None if outcome is not None else position.to_move
-    with draw.group(header="", turn=turn, winner=outcome.winner if outcome is not None else None):
-        _turn_line(draw, layout, position, theme, throws, names, texts)
+    over = result(position, ended)
+    turn = None if over is not None else position.to_move
+    with draw.group(header="", turn=turn, winner=over.winner if over is not None else None):
+        _turn_line(draw, layout, position, theme, throws, names, texts, over, ended)
         scores = position.scores() if draw.named else None
         with draw.group(score=f"{scores['A']}-{scores['B']}" if scores is not None else None):
             _score_line(draw, layout, position, theme, advantage, texts, layout.lines[1])
@@ -91,6 +127,8 @@ def _turn_line(
     throws: Sequence[Throw] | None,
     names: Mapping[str, str],
     texts: Mapping[str, str],
+    over: Result | None,
+    ended: Ended | None,
 ) -> None:
     size = layout.text_size
     first = layout.lines[0]
@@ -98,14 +136,14 @@ def _turn_line(
     cy = (y0 + y1) // 2
     icon = y1 - y0 - layout.u(3)
     sticks_room = 0
-    if throws and not position.is_over and not position.must_throw:
+    if throws and over is None and not position.must_throw:
         # Only the throws of the player to move: before they throw, the last mover's sticks would mislead.
         sticks_room = throws_width(len(throws), icon, layout.text_size) + layout.u(4)
         used = _used(throws, position.pending)
         box = (x1 - sticks_room + layout.u(4), cy - icon // 2, x1, cy + icon // 2)
         with draw.group(throws=" ".join(str(t.value) for t in throws)):
             draw_throws(draw, box, throws, theme, used, layout.text_size)
-    elif position.pending and not position.is_over and not throws:
+    elif position.pending and over is None and not throws:
         x = x1
         for value in reversed(position.pending):
             box = (x - icon, cy - icon // 2, x, cy + icon // 2)
@@ -114,13 +152,13 @@ def _turn_line(
             x -= icon + layout.u(3)
         sticks_room = x1 - x
     room = x1 - sticks_room - layout.u(4) - x0 - icon - layout.u(4)
-    text = turn_line(position, names, texts, lambda name, plain: fit(name, size, room - text_width(plain, size)))
-    outcome = position.outcome()
-    if outcome is not None:
-        if outcome.winner is not None:
-            colour = theme.team_a if outcome.winner == "A" else theme.team_b
-            rim = theme.rim_a if outcome.winner == "A" else theme.rim_b
-            draw.sprite("team_icon", (outcome.winner, icon, colour, rim), (x0, cy - icon // 2), (icon, icon))
+    text = turn_line(position, names, texts, lambda name, plain: fit(name, size, room - text_width(plain, size)),
+                     ended)
+    if over is not None:
+        if over.winner is not None:
+            colour = theme.team_a if over.winner == "A" else theme.team_b
+            rim = theme.rim_a if over.winner == "A" else theme.rim_b
+            draw.sprite("team_icon", (over.winner, icon, colour, rim), (x0, cy - icon // 2), (icon, icon))
         draw.text((x0 + icon + layout.u(4), cy), fit(text, size, room), size, theme.last_move, "lm")
     else:
         digit = layout.text_size if layout.team_size > 1 else 0
@@ -225,10 +263,10 @@ def draw_advantage(draw: Recorder, box: Box, theme: Theme, advantage: float, mar
 # -- homes ---------------------------------------------------------------------------------------------
 
 
-def draw_homes(draw: Recorder, layout: Layout, position: Position, theme: Theme) -> None:
-    """Both homes: every seat's slot; the seat to move is framed in the text colour."""
+def draw_homes(draw: Recorder, layout: Layout, position: Position, theme: Theme, ended: Ended | None = None) -> None:
+    """Both homes: every seat's slot; the seat to move (none once the game is over) is framed in the text colour."""
     digit = layout.text_size if layout.team_size > 1 else 0
-    to_move = None if position.is_over else position.to_move
+    to_move = None if position.is_over or ended is not None else position.to_move
     for team in "AB":
         with draw.group(home=team):
             for i, box in enumerate(layout.home_slots(team)):

@@ -23,6 +23,7 @@ DEFAULT_TEXTS: dict[str, str] = {
     "chance": "{team} {percent}%",
     "wins": "Team {team} wins {score}",
     "draw": "Draw {score}",
+    "called_off": "Game cancelled {score}",  # a game ended by a cancellation, with no winner
     # replay captions
     "start": "Start",
     "caption": "Move {number}: {seat} {action}",

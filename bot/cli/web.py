@@ -82,18 +82,13 @@ def main(argv: Sequence[str]) -> int:
 
 
 def yield_to_the_bot() -> None:
-    """Lower this process's CPU priority: on a machine it shares with the bot, the pages' work (a thousand
-    spectators cost about half a core) waits for the players' boards instead of taking turns with them. Where
-    Linux allows it (it always lets a process lower its own), the process is scheduled as idle work
-    (SCHED_IDLE): it runs on what the bot and its workers leave, and a bot's task that wakes takes the core at
-    once rather than at the next turn; elsewhere, by `WEB_NICENESS`. On an idle or separate machine neither
-    changes anything. Its workers inherit both."""
+    """Lower this process's CPU priority by `WEB_NICENESS`: on a machine it shares with the bot, the pages'
+    work (a thousand spectators cost about half a core) waits for the players' boards, drawn by workers at
+    niceness 10, instead of taking turns with them. On an idle or separate machine niceness changes nothing.
+    (Not idle scheduling, SCHED_IDLE: measured, it kept the players' latency no lower, and on a machine busy
+    for a while it would leave the spectators nothing at all, where niceness still gives them a share.)"""
     with contextlib.suppress(OSError):  # a platform without priorities: serve as we are
         os.nice(WEB_NICENESS)
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, idle, os.sched_param(0))
 
 
 def for_bot(port: int | None, activity_socket: Path | None) -> int:

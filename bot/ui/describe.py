@@ -11,9 +11,13 @@ as a last resort are the last stacks counted rather than listed. Pure: words fro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from bot.ui.i18n import join_list, t
 from puluc import Position, Stack, Throw
+
+if TYPE_CHECKING:
+    from renderer import Ended
 
 #: Discord's limit on an attachment's description.
 MAX_DESCRIPTION = 1024
@@ -69,13 +73,16 @@ def throws_words(throws: Sequence[Throw] | Sequence[int], lang: str) -> str:
     return join_list(values, lang)
 
 
-def _turn(position: Position, names: Mapping[str, str], throws: Sequence[Throw] | None, lang: str) -> str:
+def _turn(position: Position, names: Mapping[str, str], throws: Sequence[Throw] | None, lang: str,
+          ended: Ended | None = None) -> str:
     outcome = position.outcome()
-    if outcome is not None:
-        scores = outcome.scores
-        if outcome.winner is None:
-            return t("describe.over_draw", lang, score_a=scores["A"], score_b=scores["B"])
-        return t("describe.over_won", lang, team=outcome.winner, score_a=scores["A"], score_b=scores["B"])
+    if outcome is not None or ended is not None:
+        scores = outcome.scores if outcome is not None else position.scores()
+        winner = outcome.winner if outcome is not None else ended.winner if ended is not None else None
+        if winner is None:
+            key = "describe.over_draw" if outcome is not None else "describe.over_cancelled"
+            return t(key, lang, score_a=scores["A"], score_b=scores["B"])
+        return t("describe.over_won", lang, team=winner, score_a=scores["A"], score_b=scores["B"])
     seat = position.to_move
     player = _name(names, seat)
     team = position.team_to_move
@@ -106,18 +113,20 @@ def describe_board(
     throws: Sequence[Throw] | None = None,
     happened: str | None = None,
     limit: int = MAX_DESCRIPTION,
+    ended: Ended | None = None,
 ) -> str:
     """The words of a board image of `position` for a reader who cannot see it, at most `limit` characters.
 
     `names` maps seats to the players' names as the image shows them (seats stand for themselves otherwise);
-    `throws` are the turn's throws the image draws; `happened` is what just happened, in a sentence.
+    `throws` are the turn's throws the image draws; `happened` is what just happened, in a sentence; `ended`:
+    how a game over its position cannot tell ended (a resignation, a time-out, a cancellation), as the image says.
     """
     names = names or {}
     rules = position.rules
     scores = position.scores()
     head = [
         t("describe.board", lang, cells=rules.road_length),
-        _turn(position, names, throws, lang),
+        _turn(position, names, throws, lang, ended),
     ]
     if happened:
         head.append(t("describe.happened", lang, what=happened))

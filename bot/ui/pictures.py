@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puluc import GameRecord, MoveEffect, Position, Throw
+
+if TYPE_CHECKING:
+    from renderer import Ended
 
 #: The post-game advantage chart: at most this many points (sampled evenly over the turns), each the board bar's
 #: estimate (`puluc.ai.bar_chance`); the budget is the search's on the army-route duels other than Bell, the only
@@ -32,6 +35,7 @@ class BoardRequest:
     seed: int  #: the game's seed and the position's event number, which seed the bar's search (`ai_rng`)
     seq: int
     theme: str = "dark"  #: the renderer theme: the server's palette (`bot.ui.palettes`)
+    ended: Ended | None = None  #: how a game over its board cannot tell ended (a resignation, a time-out, a cancel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,7 @@ def board_options(request: BoardRequest) -> dict[str, Any]:
         "names": request.names,
         "texts": request.texts,
         "theme": request.theme,
+        "ended": request.ended,
     }
 
 

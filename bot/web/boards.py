@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.ui.pictures import advantage
 from puluc import MoveEffect, Position, Throw
+from renderer import Ended
 
 __all__ = ["SvgBoard", "chances", "draw_svg"]
 
@@ -25,6 +26,7 @@ class SvgBoard:
     texts: Mapping[str, str]
     bar_ms: float  # the "who is ahead" bar's thinking budget; 0: no bar
     description: str | None = None  # the position in words for screen readers (`bot.web.present.describe`)
+    ended: Ended | None = None  # how a game over its board cannot tell ended (a resignation, a time-out, a cancel)
 
 
 def draw_svg(board: SvgBoard) -> str:
@@ -39,6 +41,7 @@ def draw_svg(board: SvgBoard) -> str:
         names=board.names,
         texts=board.texts,
         description=board.description,
+        ended=board.ended,
     )
 
 

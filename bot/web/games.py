@@ -9,7 +9,7 @@ import logging
 import aiohttp_jinja2
 from aiohttp import web
 
-from bot.cogs.games.boards import board_texts, seat_names
+from bot.cogs.games.boards import board_texts, ended_off_the_board, seat_names
 from bot.limits import WEB_LANE, WEB_LIVE_LANE, WEB_REPLAY_LANE
 from bot.sessions import GameState
 from bot.sessions.rebuild import CorruptGame
@@ -76,7 +76,7 @@ async def game_fragment(app: web.Application, state: GameState, lang: str, *, li
         headline = " ".join(line for line in (found.result, found.turn, found.throws) if line)
         board = SvgBoard(state.position, last, tuple(state.turn_throws) if state.status == "running" else (),
                          seat_names(state, lang), board_texts(lang), ctx.bar_ms,
-                         describe(state.position, found.names, lang, headline))
+                         describe(state.position, found.names, lang, headline), ended_off_the_board(state))
         svg = await ctx.compute.run_in((WEB_LIVE_LANE if live else WEB_LANE).name, draw_svg, board)
     env = aiohttp_jinja2.get_env(app)
 
@@ -126,8 +126,10 @@ async def step_svg(ctx: WebContext, state: GameState, story: list[Step], number:
     if cached is None:
         step = story[number]
         names = seat_names(state, lang)
+        last_step = number == len(story) - 1  # a game given up ends there: its header says so
         board = SvgBoard(step.position, step.last, (), names, board_texts(lang), ctx.bar_ms,
-                         describe(step.position, names, lang, step.caption))
+                         describe(step.position, names, lang, step.caption),
+                         ended_off_the_board(state) if last_step else None)
         cached = ctx.pictures.put(key, await ctx.once(key, lambda: ctx.compute.run_in(WEB_LANE.name, draw_svg, board)))
     assert isinstance(cached, str)
     return cached

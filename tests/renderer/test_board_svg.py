@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from puluc import Move, Position, Rules
-from renderer import BadOption, board_scene, label_target, piece_centre, render_board_svg
+from renderer import BadOption, Ended, board_scene, label_target, piece_centre, render_board_svg
 from renderer.layout import layout_for
 from renderer.panels import turn_line
 from renderer.sample import random_game, readme_position, tall_tower
@@ -201,3 +201,44 @@ def test_bad_options_are_refused_as_for_the_png() -> None:
         render_board_svg(position, labels={99: "1"})
     with pytest.raises(BadOption):
         render_board_svg(position, description=3)  # type: ignore[arg-type]
+
+
+def test_a_game_ended_off_the_board_says_how_and_shows_nobody_to_move() -> None:
+    # A resignation or a time-out leaves a position that is still running, a throw perhaps pending: without
+    # `ended` the header would say whose turn it is (the gap RULES.md leaves: the board alone cannot know).
+    position = thrown("bell", 1, 4, 30)
+    assert position.outcome() is None and position.pending
+    scores = position.scores()
+    running = parse(render_board_svg(position, throw=None))
+    assert "to move" in running.findtext(f"{NS}title", "")
+    assert named(running, "turn") and any(e.get("data-to-move") for e in named(running, "seat"))
+    resigned = parse(render_board_svg(position, ended=Ended("B")))
+    assert resigned.findtext(f"{NS}title") == f"Team B wins {scores['B']}–{scores['A']}"
+    header = named(resigned, "header")[0]
+    assert header.get("data-winner") == "B" and header.get("data-turn") is None
+    assert not any(e.get("data-to-move") for e in named(resigned, "seat")), "nobody to move once it is over"
+    def words(root: ET.Element) -> list[str]:
+        return [text for text in named(root, "header")[0].itertext() if text.strip()]
+
+    pending = [str(value) for value in position.pending]
+    assert words(running)[:len(pending)] == pending, "the pending throws, before whose turn it is"
+    assert words(resigned) == [f"Team B wins {scores['B']}–{scores['A']}", *words(running)[len(pending) + 1:]]
+    cancelled = parse(render_board_svg(position, ended=Ended(None), texts={"called_off": "Annulée {score}"}))
+    assert cancelled.findtext(f"{NS}title") == f"Annulée {scores['A']}–{scores['B']}"
+    assert named(cancelled, "header")[0].get("data-winner") is None
+
+
+def test_a_game_won_on_the_board_keeps_its_own_result() -> None:
+    record = random_game(Rules.preset("bell"), 3, max_moves=2000)
+    final = list(record.positions())[-1]
+    outcome = final.outcome()
+    assert outcome is not None
+    # What the board says wins over what a caller says (it cannot be contradicted).
+    assert render_board_svg(final, ended=Ended(None)) == render_board_svg(final)
+
+
+def test_ended_is_checked() -> None:
+    with pytest.raises(ValueError, match="'A', 'B' or None"):
+        Ended("C")
+    with pytest.raises(BadOption, match=r"renderer\.Ended"):
+        render_board_svg(thrown("bell", 1, 4, 30), ended="B")  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from bot.ui.describe import describe_board
 from bot.ui.i18n import DEFAULT_LANGUAGE, language_for
 from bot.ui.pictures import CHART_MAX_POINTS, BoardRequest, ChartRequest
 from puluc import Move, MoveEffect, Position, Rules
+from renderer import Ended
 
 # A game message has a button per move up to this many (four rows of five; the fifth row holds Resign),
 # and its board numbers them; beyond it the moves are a menu and the board has no numbers.
@@ -37,6 +38,18 @@ def labelled(state: GameState) -> bool:
     return seat is not None and not seat.played_by_ai and state.position is not None
 
 
+def ended_off_the_board(state: GameState) -> Ended | None:
+    """How a game over that its board cannot tell ended, for the board's header: won by a resignation or a
+    time-out, or cancelled; None while it runs and for a game won (or drawn) on the board."""
+    if state.position is None or state.position.is_over:
+        return None
+    if state.status == "cancelled":
+        return Ended(None)
+    if state.status == "finished" and state.winner in ("A", "B"):
+        return Ended(state.winner)
+    return None
+
+
 def board_request(
     state: GameState, last: MoveEffect | None, bar_ms: float = 0, lang: str = DEFAULT_LANGUAGE, theme: str = "dark"
 ) -> BoardRequest:
@@ -55,6 +68,7 @@ def board_request(
         seed=state.seed or 0,
         seq=state.seq,
         theme=theme,
+        ended=ended_off_the_board(state),
     )
 
 
@@ -64,7 +78,8 @@ def board_description(state: GameState, lang: str, happened: str | None = None) 
     if state.position is None:
         raise ValueError(f"game {state.game_id} has no board yet: it is {state.status}")
     throws = tuple(state.turn_throws) if state.status == "running" else ()
-    return describe_board(state.position, lang, seat_names(state, lang), throws=throws, happened=happened)
+    return describe_board(state.position, lang, seat_names(state, lang), throws=throws, happened=happened,
+                          ended=ended_off_the_board(state))
 
 
 def chart_request(

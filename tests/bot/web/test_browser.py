@@ -192,3 +192,7 @@ async def test_a_live_page_stops_being_live_when_the_game_ends(world: World, bro
     assert await page.locator(".story li").last.inner_text() == f"{to_move.name} resigned."
     assert not await page.is_visible("#badge")
     assert await page.locator(".result").count() == 1
+    # The board's header says who won too, not whose turn it was (the position itself never ended).
+    winner = "B" if to_move.seat.startswith("A") else "A"
+    assert (await page.locator("#live svg title").text_content() or "").startswith(f"Team {winner} wins")
+    assert await page.locator("#live svg [data-to-move]").count() == 0

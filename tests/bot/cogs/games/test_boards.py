@@ -13,8 +13,10 @@ from bot.cli import demo
 from bot.cogs.games.boards import (
     MAX_MOVE_BUTTONS,
     RULES_EXAMPLES,
+    board_description,
     board_request,
     board_texts,
+    ended_off_the_board,
     rules_example,
     seat_names,
 )
@@ -29,7 +31,16 @@ from renderer.legend import key_room
 from renderer.panels import turn_line
 from renderer.paths import move_path
 from renderer.texts import DEFAULT_TEXTS, resolve
-from tests.helpers import World, custom_ids, game_message, move_ids, played, present, random_record
+from tests.helpers import (
+    World,
+    custom_ids,
+    finished_bell_game,
+    game_message,
+    move_ids,
+    played,
+    present,
+    random_record,
+)
 
 
 def running(position: Position, *, ai: str | None = None) -> GameState:
@@ -160,3 +171,24 @@ async def test_the_demo_draws_exactly_the_board_the_game_message_carries(world: 
     # A demo board that skipped the game message's parts (names, badges) would differ.
     assert demo.board_png(replace(state, seats=tuple(replace(s, name="x") for s in state.seats)),
                           bot.presenter.last_move(1), "en", bot.config.advantage_bar_ms) != sent
+
+
+async def test_a_game_given_up_or_cancelled_ends_its_board_with_its_result() -> None:
+    from renderer import Ended
+
+    resigned = await finished_bell_game(moves=3)  # alice (team A) resigns on a running position
+    assert resigned.position is not None and resigned.position.outcome() is None
+    assert ended_off_the_board(resigned) == Ended("B")
+    request = board_request(resigned, None, lang="fr")
+    assert request.ended == Ended("B") and request.throws == ()
+    assert turn_line(request.position, request.names, request.texts, ended=request.ended).startswith(
+        "L’équipe B gagne")
+    assert draw_board(request) != draw_board(replace(request, ended=None)), "the header is drawn from it"
+    told = board_description(resigned, "en")  # the image's words for a screen reader say the same
+    assert "team B wins, 0 to 0" in told and "to move" not in told and "to throw" not in told
+    cancelled = board_description(replace(resigned, status="cancelled", winner=None), "fr")
+    assert "La partie a été annulée" in cancelled
+    assert ended_off_the_board(replace(resigned, status="cancelled", winner=None)) == Ended(None)
+    assert ended_off_the_board(replace(resigned, status="running", winner=None)) is None
+    won = await finished_bell_game()  # played to the end: the board itself says who won
+    assert won.position is not None and won.position.is_over and ended_off_the_board(won) is None
