@@ -148,7 +148,8 @@ async def serve(config: Config, port: int, stop: asyncio.Event | None = None, *,
     # bot, and no background worker is started beside them for nothing to do (about 55 MB saved).
     compute = ComputePool(workers, warm_up=partial(warm_up, font),
                           preload=("renderer", "bot.ui.pictures", "bot.web.boards"),
-                          lanes=[dataclasses.replace(lane, urgent=True) for lane in lanes()], owner="the web pages")
+                          lanes=[dataclasses.replace(lane, urgent=True) for lane in lanes()],
+                          owner="the web pages' process")
     await compute.start()
     server = web_server(storage, WebLinks(config.web_secret, config.web_base_url), compute, host=config.web_host,
                         port=port, bar_ms=config.advantage_bar_ms, trust_forwarded=config.web_trust_forwarded)

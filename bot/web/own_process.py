@@ -3,10 +3,10 @@
 out; should it fail, it is started again.
 
 Why: the pages' work for a crowd of spectators (a page and a board per move and language, a write to every open
-stream) costs a tenth of a core at a thousand spectators. In the bot's process it would share the loop that
-answers the players; `benchmarks/load.py` measured their board-visible p99 rise from 69-83 ms to 117-164 ms
-that way, and not move with the pages in a process of their own at a lower CPU priority (docs/OPERATIONS.md,
-Capacity).
+stream) is about half a core at a thousand spectators. In the bot's process its loop share would queue before
+the players' answers: `benchmarks/load.py` measured the players' board-visible p99 at 353-792 ms that way against
+102-430 ms without pages, and 127-333 ms with the pages in a process of their own at a lower CPU priority
+(docs/OPERATIONS.md, Capacity).
 
 The pipe between the two carries what PostgreSQL's change feed carries (`bot.storage.changes`: the channel and
 its payload, one line each), in one direction: the bot writes, the pages read the database (a SQLite file in
