@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import collections
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.cogs.games.texts import game_title, move_sentence, pass_sentence, seat_label, throws_text
 from bot.sessions import GameState
@@ -99,7 +99,8 @@ def _after(position: Position, event: Event) -> Position:
 
 def steps(state: GameState, lang: str) -> list[Step]:
     """Every step of the game so far: the start, then the position after each throw and move, with a sentence
-    saying what happened (a throw that moved nothing says so, as in the game message)."""
+    saying what happened (a throw that moved nothing says so, as in the game message); the last one also says
+    who gave up or ran out of time, when that ended the game (`ending_line`)."""
     if state.position is None:
         return []
     names = _names(state, lang)
@@ -113,6 +114,9 @@ def steps(state: GameState, lang: str) -> list[Step]:
         last = effect if effect is not None else last
         found.append(Step(number, after, last, caption, kind, after.must_throw and not after.is_over))
         position = after
+    ending = ending_line(state, names, lang)
+    if ending is not None:
+        found[-1] = replace(found[-1], caption=f"{found[-1].caption} {ending}")
     return found
 
 

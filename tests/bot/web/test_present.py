@@ -110,6 +110,8 @@ async def test_the_story_ends_with_who_gave_up_or_ran_out_of_time() -> None:
     assert state.end_reason == "resign" and state.winner == "B"
     names = {"A1": "alice", "B1": "bob"}
     assert ending_line(state, names, "en") == "alice resigned."
+    told = steps(state, "en")  # the replay's last step says it too
+    assert told[-1].caption.endswith(" alice resigned.") and "resigned" not in told[-2].caption
     assert ending_line(dataclasses.replace(state, end_reason="timeout"), names, "uk") == "alice не встигає походити."
     # A team of several is named by its letter: any of its players may have given up for it.
     a1 = next(seat for seat in state.seats if seat.seat == "A1")
