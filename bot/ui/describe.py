@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.ui.i18n import join_list, t
 from puluc import Position, Stack, Throw
+from renderer.panels import result
 
 if TYPE_CHECKING:
     from renderer import Ended
@@ -75,14 +76,13 @@ def throws_words(throws: Sequence[Throw] | Sequence[int], lang: str) -> str:
 
 def _turn(position: Position, names: Mapping[str, str], throws: Sequence[Throw] | None, lang: str,
           ended: Ended | None = None) -> str:
-    outcome = position.outcome()
-    if outcome is not None or ended is not None:
-        scores = outcome.scores if outcome is not None else position.scores()
-        winner = outcome.winner if outcome is not None else ended.winner if ended is not None else None
-        if winner is None:
-            key = "describe.over_draw" if outcome is not None else "describe.over_cancelled"
+    over = result(position, ended)  # the image's header reads the same
+    if over is not None:
+        scores = over.scores
+        if over.winner is None:
+            key = "describe.over_cancelled" if over.called_off else "describe.over_draw"
             return t(key, lang, score_a=scores["A"], score_b=scores["B"])
-        return t("describe.over_won", lang, team=winner, score_a=scores["A"], score_b=scores["B"])
+        return t("describe.over_won", lang, team=over.winner, score_a=scores["A"], score_b=scores["B"])
     seat = position.to_move
     player = _name(names, seat)
     team = position.team_to_move

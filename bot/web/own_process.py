@@ -204,25 +204,19 @@ class PagesProcess:
 
     @staticmethod
     async def _end(proc: asyncio.subprocess.Process) -> None:
+        """Close the pipe and wait `STOP_SECONDS` for the process to end; then terminate it, then kill it."""
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
-        try:
-            async with asyncio.timeout(STOP_SECONDS):
-                await proc.wait()
-                return
-        except TimeoutError:
-            pass
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
-        try:
-            async with asyncio.timeout(STOP_SECONDS):
-                await proc.wait()
-                return
-        except TimeoutError:
-            pass
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
+        for harder in (proc.terminate, proc.kill):
+            try:
+                async with asyncio.timeout(STOP_SECONDS):
+                    await proc.wait()
+                    return
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    harder()
         await proc.wait()
+
 
 
 class PagesBeside:

@@ -32,13 +32,13 @@ from bot.web.own_process import (
 )
 from tests.bot.web.browser import chromium
 from tests.bot.web.conftest import SECRET
+from tests.bot.web.test_browser import link_button, served
 from tests.helpers import (
     ACTIVITY_CLIENT_ID,
     ACTIVITY_SECRET,
     TOKEN,
     World,
     accepted_challenge,
-    components_of,
     game_message,
     make_config,
     move_ids,
@@ -53,21 +53,21 @@ def config(tmp_path: Path) -> Config:
                        web_own_process=True)
 
 
-def pages_of(world: World) -> PagesBeside:
+def bot_of(world: World) -> PulucBot:
+    """The world's bot, whose pages run in a process of their own."""
     bot = world.env.bot
     assert isinstance(bot, PulucBot) and isinstance(bot.web, PagesBeside)
-    return bot.web
+    return bot
 
 
-def served(pages: PagesBeside, link: str) -> str:
-    parts = urlsplit(link)
-    return f"http://127.0.0.1:{pages.port}{parts.path}?{parts.query}"
+def pages_of(world: World) -> PagesBeside:
+    pages = bot_of(world).web
+    assert isinstance(pages, PagesBeside)
+    return pages
 
 
 def game_link(world: World) -> str:
-    urls = [item["url"] for item in components_of(game_message(world.games)) if item.get("url")]
-    assert len(urls) == 1, urls
-    return str(urls[0])
+    return link_button(game_message(world.games))
 
 
 async def next_board(stream: aiohttp.ClientResponse) -> int:
@@ -110,7 +110,7 @@ async def test_the_pages_run_beside_the_bot_at_a_lower_priority_and_show_each_mo
     assert pid is not None and pid != os.getpid()
     assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WEB_NICENESS)
     game_id = game_id_of(world)
-    events = served(pages, game_link(world)).replace(f"/g/{game_id}?", f"/g/{game_id}/events?")
+    events = served(bot_of(world), game_link(world)).replace(f"/g/{game_id}?", f"/g/{game_id}/events?")
     async with aiohttp.ClientSession() as client, client.get(events) as stream:
         assert stream.status == 200
         for _ in range(3):
@@ -191,10 +191,9 @@ def test_a_change_line_is_what_the_change_feed_carries() -> None:
 
 async def test_a_live_page_in_a_browser_follows_a_move_made_in_discord(world: World) -> None:
     await accepted_challenge(world)
-    pages = pages_of(world)
     async with chromium() as browser:
         page = await browser.new_page()
-        response = await page.goto(served(pages, game_link(world)))
+        response = await page.goto(served(bot_of(world), game_link(world)))
         assert response is not None and response.status == 200
         await page.wait_for_function("() => document.getElementById('live').dataset.connected === 'true'",
                                      timeout=10_000)
